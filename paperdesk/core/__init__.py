@@ -1,0 +1,1 @@
+"""Pure domain: dataclasses, change records, errors and text rules. Standard library only."""

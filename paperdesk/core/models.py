@@ -1,0 +1,159 @@
+"""Domain records shared by every layer.
+
+Everything here is a frozen dataclass: the store returns these (never ORM objects), the
+formats produce and consume them, and the GUI displays them. Keeping them immutable
+means a value handed to another thread can never change under its reader.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+class Status(str, enum.Enum):
+    """Where a paper stands in the user's triage."""
+
+    NEW = "new"
+    SKIMMED = "skimmed"
+    TO_READ = "to-read"
+    READ = "read"
+    DISCARDED = "discarded"
+
+    @classmethod
+    def parse(cls, text: str) -> Status:
+        """Accept `to-read`, `to_read`, `To Read`; raise ValueError naming the choices."""
+        wanted = text.strip().lower().replace("_", "-").replace(" ", "-")
+        for status in cls:
+            if status.value == wanted:
+                return status
+        choices = ", ".join(s.value for s in cls)
+        raise ValueError(f"unknown status {text!r}; choose one of: {choices}")
+
+
+MAX_RATING = 5
+
+
+@dataclass(frozen=True)
+class Identifiers:
+    """External ids of a paper; all optional, all normalised (no URL prefixes)."""
+
+    doi: str | None = None
+    arxiv: str | None = None
+    openreview: str | None = None
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class PaperRecord:
+    """A paper as read from a file, before it meets the library.
+
+    `raw_fields` keeps the source's own fields verbatim (e.g. BibTeX with its LaTeX)
+    so an export can give back what came in; `line` points at the record in its file.
+    """
+
+    title: str
+    abstract: str = ""
+    authors: tuple[str, ...] = ()
+    venue: str | None = None
+    year: int | None = None
+    title_is_derived: bool = False
+    ids: Identifiers = field(default_factory=Identifiers)
+    entry_type: str | None = None
+    raw_fields: tuple[tuple[str, str], ...] = ()
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A paper as stored in the library, with the user's data attached."""
+
+    id: int
+    title: str
+    title_is_derived: bool
+    authors: tuple[str, ...]
+    venue: str | None
+    year: int | None
+    abstract: str
+    ids: Identifiers
+    status: Status
+    rating: int
+    added: datetime
+    updated: datetime
+    fingerprint: str
+    entry_type: str | None = None
+    citation_key: str | None = None
+    tags: tuple[str, ...] = ()
+    shortlists: tuple[str, ...] = ()
+    note: str = ""
+    raw_fields: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def first_author_label(self) -> str:
+        """'Sun et al.' style label for tables; empty when no authors are known."""
+        if not self.authors:
+            return ""
+        if len(self.authors) == 1:
+            return self.authors[0]
+        return f"{self.authors[0]} et al."
+
+
+@dataclass(frozen=True)
+class TagInfo:
+    id: int
+    name: str
+    colour: str | None
+    count: int
+
+
+@dataclass(frozen=True)
+class ShortlistInfo:
+    id: int
+    name: str
+    count: int
+    created: datetime
+
+
+@dataclass(frozen=True)
+class SavedSearch:
+    id: int
+    name: str
+    query: str
+
+
+@dataclass(frozen=True)
+class ImportBatch:
+    id: int
+    label: str
+    file_name: str
+    sha256: str
+    format: str
+    added: int
+    merged: int
+    unchanged: int
+    skipped: int
+    imported_at: datetime
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One recorded mutation: enough to show in an Edit menu and to undo."""
+
+    id: int
+    action: str
+    actor: str
+    at: datetime
+    undone: bool
+
+
+@dataclass(frozen=True)
+class LibraryStats:
+    papers: int
+    by_status: tuple[tuple[str, int], ...]
+    by_venue_year: tuple[tuple[str, int], ...]
+    rated: int
+    with_notes: int
+    tags: int
+    shortlists: int
+    imports: int

@@ -1,0 +1,36 @@
+"""Text normalising and fingerprints used to recognise the same paper twice."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_SPACE = re.compile(r"\s+")
+
+
+def collapse_whitespace(text: str) -> str:
+    """Single spaces, no leading/trailing blanks (line breaks inside abstracts vanish)."""
+    return _SPACE.sub(" ", text).strip()
+
+
+def normalise_for_matching(text: str) -> str:
+    """Lower-case words without accents, punctuation, LaTeX braces or markup spacing.
+
+    Two spellings of one title or abstract (`Rockt{\\"a}schel` vs `Rocktäschel`, a
+    trailing period, different line breaks) normalise to the same string.
+    """
+    decomposed = unicodedata.normalize("NFKD", text)
+    without_marks = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(_WORD.findall(without_marks.casefold()))
+
+
+def fingerprint(title: str, abstract: str) -> str:
+    """A stable content id: the abstract when there is one, else the title.
+
+    The abstract wins because seed lists have no titles: their derived titles may be
+    replaced later, and the fingerprint must not change when that happens.
+    """
+    basis = normalise_for_matching(abstract) or normalise_for_matching(title)
+    return hashlib.sha1(basis.encode("utf-8")).hexdigest()

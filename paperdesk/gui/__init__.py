@@ -1,0 +1,1 @@
+"""gui layer (see DESIGN.md §2)."""

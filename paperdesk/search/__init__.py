@@ -1,0 +1,1 @@
+"""search layer (see DESIGN.md §2)."""
