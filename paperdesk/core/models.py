@@ -50,7 +50,8 @@ class PaperRecord:
     """A paper as read from a file, before it meets the library.
 
     `raw_fields` keeps the source's own fields verbatim (e.g. BibTeX with its LaTeX)
-    so an export can give back what came in; `line` points at the record in its file.
+    so an export can give back what came in; `line` points at the record in its file;
+    `citation_key` is the source's own key (BibTeX `@article{key,`, RIS `ID`), if any.
     """
 
     title: str
@@ -63,6 +64,7 @@ class PaperRecord:
     entry_type: str | None = None
     raw_fields: tuple[tuple[str, str], ...] = ()
     line: int | None = None
+    citation_key: str | None = None
 
 
 @dataclass(frozen=True)
