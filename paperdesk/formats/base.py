@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from paperdesk.core.errors import FormatError
 from paperdesk.core.models import PaperRecord
 
 
@@ -32,3 +33,27 @@ class ReadResult:
     label: str
     records: tuple[PaperRecord, ...]
     problems: tuple[Problem, ...] = field(default_factory=tuple)
+
+
+def result_or_error(
+    file: str,
+    format: str,
+    label: str,
+    records: list[PaperRecord],
+    problems: list[Problem],
+    what: str,
+) -> ReadResult:
+    """The ReadResult, or a FormatError when the file gave nothing to import.
+
+    `what` names the entries looked for ("BibTeX entries"), so an empty file says what
+    was expected; a file whose every entry was broken says why, for the first few.
+    """
+    if records:
+        return ReadResult(format, label, tuple(records), tuple(problems))
+    if not problems:
+        raise FormatError(file, f"no entries found: the file holds no {what}")
+    shown = "; ".join(
+        f"line {p.line}: {p.reason}" if p.line is not None else p.reason for p in problems[:3]
+    )
+    more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+    raise FormatError(file, f"no entries found; {len(problems)} skipped: {shown}{more}")
