@@ -1,0 +1,344 @@
+"""The paper table: holds ids only and fetches Paper rows a page at a time (DESIGN §6).
+
+A 100,000-paper library costs one list of ints up front; rows are read from the store
+in pages of `PAGE_SIZE` when the view first paints them, and the last `MAX_PAGES`
+pages are kept (least recently used go first). Sorting re-queries ids through the
+search layer (`sort_requested`), so the model never needs every row in memory.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from enum import IntEnum
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QByteArray,
+    QMimeData,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPixmap
+
+from paperdesk.core.models import MAX_RATING, Paper
+from paperdesk.gui.resources import icon
+from paperdesk.gui.star_rating import STAR_GOLD
+
+log = logging.getLogger(__name__)
+
+PAGE_SIZE = 128
+MAX_PAGES = 64
+PAPER_IDS_MIME = "application/x-paperdesk-paper-ids"
+
+AnyIndex = QModelIndex | QPersistentModelIndex
+_ROOT = QModelIndex()
+FetchPapers = Callable[[Sequence[int]], list[Paper]]
+
+
+class Column(IntEnum):
+    RATING = 0
+    STATUS = 1
+    TITLE = 2
+    AUTHOR = 3
+    VENUE = 4
+    YEAR = 5
+    TAGS = 6
+    ADDED = 7
+
+
+COLUMN_TITLES = {
+    Column.RATING: "Rating",
+    Column.STATUS: "Status",
+    Column.TITLE: "Title",
+    Column.AUTHOR: "First author",
+    Column.VENUE: "Venue",
+    Column.YEAR: "Year",
+    Column.TAGS: "Tags",
+    Column.ADDED: "Added",
+}
+
+# The search layer's sort keys (SERVICES_API: searching.find_ids).
+COLUMN_SORT_KEYS = {
+    Column.RATING: "rating",
+    Column.STATUS: "status",
+    Column.TITLE: "title",
+    Column.AUTHOR: "first_author",
+    Column.VENUE: "venue",
+    Column.YEAR: "year",
+    Column.TAGS: "tags",
+    Column.ADDED: "added",
+}
+
+PaperRole = Qt.ItemDataRole.UserRole + 1
+PaperIdRole = Qt.ItemDataRole.UserRole + 2
+
+
+def encode_paper_ids(ids: Iterable[int]) -> QMimeData:
+    mime = QMimeData()
+    mime.setData(PAPER_IDS_MIME, QByteArray(json.dumps(list(ids)).encode()))
+    return mime
+
+
+def decode_paper_ids(mime: QMimeData) -> list[int]:
+    """Ids dragged from a paper table; [] for anything else."""
+    if not mime.hasFormat(PAPER_IDS_MIME):
+        return []
+    try:
+        values = json.loads(bytes(mime.data(PAPER_IDS_MIME).data()).decode())
+    except ValueError:
+        return []
+    return [int(value) for value in values if isinstance(value, int)]
+
+
+def rating_text(rating: int) -> str:
+    return "★" * rating if rating else ""
+
+
+def moved_order(ids: Sequence[int], moving: Sequence[int], before_row: int) -> list[int]:
+    """`ids` with `moving` taken out and put back, in their order, before row `before_row`."""
+    moving_set = set(moving)
+    present = set(ids)
+    head = [i for i in ids[:before_row] if i not in moving_set]
+    tail = [i for i in ids[before_row:] if i not in moving_set]
+    return head + [i for i in moving if i in present] + tail
+
+
+class PaperTableModel(QAbstractTableModel):
+    """Rows are papers by id; `fetch(ids)` returns those papers (unknown ids left out)."""
+
+    sort_requested = Signal(str, bool)
+    reorder_requested = Signal(list)
+
+    def __init__(self, fetch: FetchPapers, parent=None) -> None:
+        super().__init__(parent)
+        self._fetch = fetch
+        self._ids: list[int] = []
+        self._rows_by_id: dict[int, int] | None = None
+        self._pages: OrderedDict[int, dict[int, Paper]] = OrderedDict()
+        self._tag_colours: dict[str, str] = {}
+        self._dots_cache: dict[tuple[str, ...], QIcon] = {}
+        self._status_icons: dict[str, QIcon] = {}
+        self._italic = QFont()
+        self._italic.setItalic(True)
+        self._reorderable = False
+        self.pages_fetched = 0
+
+    # --- ids -------------------------------------------------------------------------
+    def set_ids(self, ids: Sequence[int]) -> None:
+        self.beginResetModel()
+        self._ids = list(ids)
+        self._rows_by_id = None
+        self._pages.clear()
+        self.endResetModel()
+
+    def ids(self) -> list[int]:
+        return list(self._ids)
+
+    def id_at(self, row: int) -> int:
+        return self._ids[row]
+
+    def row_of(self, paper_id: int) -> int | None:
+        if self._rows_by_id is None:
+            self._rows_by_id = {pid: row for row, pid in enumerate(self._ids)}
+        return self._rows_by_id.get(paper_id)
+
+    def paper_at(self, row: int) -> Paper | None:
+        if not 0 <= row < len(self._ids):
+            return None
+        return self._page(row // PAGE_SIZE).get(self._ids[row])
+
+    def refresh_papers(self, paper_ids: Iterable[int]) -> None:
+        """Re-read these papers on their next paint; rows not shown cost nothing."""
+        rows = sorted(r for r in (self.row_of(pid) for pid in paper_ids) if r is not None)
+        if not rows:
+            return
+        for page in {row // PAGE_SIZE for row in rows}:
+            self._pages.pop(page, None)
+        last_column = self.columnCount() - 1
+        self.dataChanged.emit(self.index(rows[0], 0), self.index(rows[-1], last_column))
+
+    def set_tag_colours(self, colours: Mapping[str, str | None]) -> None:
+        self._tag_colours = {name: colour for name, colour in colours.items() if colour}
+        if self._ids:
+            column = Column.TAGS
+            self.dataChanged.emit(self.index(0, column), self.index(len(self._ids) - 1, column))
+
+    def set_reorderable(self, reorderable: bool) -> None:
+        """In a shortlist's own order, rows can be dragged to a new place."""
+        self._reorderable = reorderable
+
+    def is_reorderable(self) -> bool:
+        return self._reorderable
+
+    # --- paging ----------------------------------------------------------------------
+    def _page(self, page: int) -> dict[int, Paper]:
+        cached = self._pages.get(page)
+        if cached is not None:
+            self._pages.move_to_end(page)
+            return cached
+        wanted = self._ids[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+        try:
+            papers = {paper.id: paper for paper in self._fetch(wanted)}
+        except Exception:
+            # Painting must not raise; the rows stay blank until the next refresh.
+            log.exception("could not read papers for table rows %d..", page * PAGE_SIZE)
+            papers = {}
+        self.pages_fetched += 1
+        self._pages[page] = papers
+        if len(self._pages) > MAX_PAGES:
+            self._pages.popitem(last=False)
+        return papers
+
+    # --- Qt model interface ----------------------------------------------------------
+    def rowCount(self, parent: AnyIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else len(self._ids)
+
+    def columnCount(self, parent: AnyIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else len(Column)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(Column):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return COLUMN_TITLES[Column(section)]
+        return None
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.row() >= len(self._ids):
+            return None
+        if role == PaperIdRole:
+            return self._ids[index.row()]
+        paper = self.paper_at(index.row())
+        if paper is None:
+            return None
+        column = Column(index.column())
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(paper, column)
+        if role == PaperRole:
+            return paper
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(paper, column)
+        if role == Qt.ItemDataRole.FontRole and column == Column.TITLE and paper.title_is_derived:
+            return self._italic
+        if role == Qt.ItemDataRole.ForegroundRole and column == Column.RATING:
+            return STAR_GOLD
+        if role == Qt.ItemDataRole.DecorationRole:
+            if column == Column.STATUS:
+                return self._status_icon(paper.status.value)
+            if column == Column.TAGS:
+                return self._tag_dots(paper.tags)
+        if role == Qt.ItemDataRole.AccessibleTextRole and column == Column.RATING:
+            return f"{paper.rating} of {MAX_RATING} stars"
+        return None
+
+    @staticmethod
+    def _display(paper: Paper, column: Column) -> str:
+        match column:
+            case Column.RATING:
+                return rating_text(paper.rating)
+            case Column.STATUS:
+                return paper.status.value
+            case Column.TITLE:
+                return paper.title
+            case Column.AUTHOR:
+                return paper.first_author_label
+            case Column.VENUE:
+                return paper.venue or ""
+            case Column.YEAR:
+                return str(paper.year) if paper.year else ""
+            case Column.TAGS:
+                return ", ".join(sorted(paper.tags, key=str.casefold))
+            case Column.ADDED:
+                return paper.added.strftime("%Y-%m-%d")
+
+    @staticmethod
+    def _tooltip(paper: Paper, column: Column) -> str | None:
+        if column == Column.TITLE:
+            if paper.title_is_derived:
+                return f"{paper.title}\n(title taken from the abstract's first sentence)"
+            return paper.title
+        if column == Column.AUTHOR and paper.authors:
+            return "; ".join(paper.authors)
+        if column == Column.TAGS and paper.tags:
+            return ", ".join(sorted(paper.tags, key=str.casefold))
+        if column == Column.ADDED:
+            return paper.added.strftime("%Y-%m-%d %H:%M")
+        return None
+
+    def _status_icon(self, status: str) -> QIcon:
+        if status not in self._status_icons:
+            self._status_icons[status] = icon(f"status-{status}")
+        return self._status_icons[status]
+
+    def _tag_dots(self, tags: Sequence[str]) -> QIcon | None:
+        """Coloured dots for the paper's coloured tags (the Zotero habit)."""
+        colours = tuple(
+            self._tag_colours[t] for t in sorted(tags, key=str.casefold) if t in self._tag_colours
+        )
+        if not colours:
+            return None
+        cached = self._dots_cache.get(colours)
+        if cached is None:
+            size, step = 10, 7
+            pixmap = QPixmap(size + step * (len(colours) - 1), size)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(pixmap)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            for i, colour in enumerate(colours):
+                painter.setBrush(QColor(colour))
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.drawEllipse(i * step, 0, size, size)
+            painter.end()
+            cached = QIcon(pixmap)
+            self._dots_cache[colours] = cached
+        return cached
+
+    def flags(self, index: AnyIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.ItemIsDropEnabled if self._reorderable else Qt.ItemFlag.NoItemFlags
+        return (
+            Qt.ItemFlag.ItemIsEnabled
+            | Qt.ItemFlag.ItemIsSelectable
+            | Qt.ItemFlag.ItemIsDragEnabled
+            | Qt.ItemFlag.ItemNeverHasChildren
+        )
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if 0 <= column < len(Column):
+            descending = order == Qt.SortOrder.DescendingOrder
+            self.sort_requested.emit(COLUMN_SORT_KEYS[Column(column)], descending)
+
+    # --- drag and drop ---------------------------------------------------------------
+    def mimeTypes(self) -> list[str]:
+        return [PAPER_IDS_MIME]
+
+    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
+        rows = sorted({index.row() for index in indexes if index.isValid()})
+        return encode_paper_ids(self._ids[row] for row in rows)
+
+    def supportedDragActions(self) -> Qt.DropAction:
+        return Qt.DropAction.CopyAction | Qt.DropAction.MoveAction
+
+    def supportedDropActions(self) -> Qt.DropAction:
+        return Qt.DropAction.MoveAction if self._reorderable else Qt.DropAction.IgnoreAction
+
+    def canDropMimeData(self, data, action, row, column, parent) -> bool:
+        return self._reorderable and bool(decode_paper_ids(data))
+
+    def dropMimeData(self, data, action, row, column, parent) -> bool:
+        """A drag within a shortlist's view: ask for the new order; rows follow on re-query."""
+        moving = decode_paper_ids(data)
+        if not self._reorderable or not moving:
+            return False
+        if row < 0:
+            row = parent.row() if parent.isValid() else len(self._ids)
+        new_order = moved_order(self._ids, moving, row)
+        if new_order != self._ids:
+            self.reorder_requested.emit(new_order)
+        return True

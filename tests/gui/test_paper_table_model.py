@@ -1,0 +1,161 @@
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt
+
+from paperdesk.core.models import Status
+from paperdesk.gui.paper_table_model import (
+    MAX_PAGES,
+    PAGE_SIZE,
+    Column,
+    PaperIdRole,
+    PaperRole,
+    PaperTableModel,
+    decode_paper_ids,
+    moved_order,
+)
+from tests.gui.conftest import FakeLibrary, make_paper
+
+DISPLAY = Qt.ItemDataRole.DisplayRole
+
+
+def model_with(papers, ids=None):
+    library = FakeLibrary(papers)
+    model = PaperTableModel(library.papers)
+    model.set_ids(ids if ids is not None else [p.id for p in papers])
+    return model, library
+
+
+def cell(model, row, column, role=DISPLAY):
+    return model.data(model.index(row, column), role)
+
+
+def test_passes_qt_model_tester(qtmodeltester):
+    papers = [
+        make_paper(1, rating=3, tags=("rnn", "vision"), status=Status.TO_READ),
+        make_paper(2, title_is_derived=True, authors=()),
+        make_paper(3, venue=None, year=None),
+    ]
+    model, _ = model_with(papers)
+    model.set_tag_colours({"rnn": "#ff0000"})
+    qtmodeltester.check(model, force_py=True)
+    model.set_reorderable(True)
+    qtmodeltester.check(model, force_py=True)
+
+
+def test_shows_a_paper_as_a_user_reads_it():
+    paper = make_paper(
+        7,
+        title="Attention Is All You Need",
+        authors=("Vaswani", "Shazeer"),
+        venue="NeurIPS",
+        year=2017,
+        rating=4,
+        status=Status.TO_READ,
+        tags=("transformers", "Attention"),
+    )
+    model, _ = model_with([paper])
+    assert cell(model, 0, Column.RATING) == "★★★★"
+    assert cell(model, 0, Column.STATUS) == "to-read"
+    assert cell(model, 0, Column.TITLE) == "Attention Is All You Need"
+    assert cell(model, 0, Column.AUTHOR) == "Vaswani et al."
+    assert cell(model, 0, Column.VENUE) == "NeurIPS"
+    assert cell(model, 0, Column.YEAR) == "2017"
+    assert cell(model, 0, Column.TAGS) == "Attention, transformers"
+    assert cell(model, 0, Column.ADDED) == "2025-07-01"
+    assert cell(model, 0, Column.TITLE, PaperIdRole) == 7
+    assert cell(model, 0, Column.TITLE, PaperRole) == paper
+
+
+def test_derived_title_is_italic_and_given_title_is_not():
+    model, _ = model_with([make_paper(1, title_is_derived=True), make_paper(2)])
+    assert cell(model, 0, Column.TITLE, Qt.ItemDataRole.FontRole).italic()
+    assert cell(model, 1, Column.TITLE, Qt.ItemDataRole.FontRole) is None
+    assert "abstract" in cell(model, 0, Column.TITLE, Qt.ItemDataRole.ToolTipRole)
+
+
+def test_fetches_only_the_pages_that_are_painted():
+    papers = [make_paper(i) for i in range(1, 10 * PAGE_SIZE + 1)]
+    model, library = model_with(papers)
+    assert library.calls == []
+    assert cell(model, 0, Column.TITLE) == "Paper number 1"
+    assert cell(model, 5, Column.TITLE) == "Paper number 6"
+    assert len(library.calls) == 1 and len(library.calls[0]) == PAGE_SIZE
+    last = 10 * PAGE_SIZE - 1
+    assert cell(model, last, Column.TITLE) == f"Paper number {last + 1}"
+    assert len(library.calls) == 2
+
+
+def test_forgets_least_recently_used_pages():
+    papers = [make_paper(i) for i in range(1, (MAX_PAGES + 2) * PAGE_SIZE + 1)]
+    model, library = model_with(papers)
+    for page in range(MAX_PAGES + 1):
+        cell(model, page * PAGE_SIZE, Column.TITLE)
+    calls = len(library.calls)
+    cell(model, PAGE_SIZE, Column.TITLE)  # page 1 is still cached
+    assert len(library.calls) == calls
+    cell(model, 0, Column.TITLE)  # page 0 was the oldest and was dropped
+    assert len(library.calls) == calls + 1
+
+
+def test_refresh_rereads_a_changed_paper_and_signals_its_row(qtbot):
+    library = FakeLibrary([make_paper(1), make_paper(2)])
+    model = PaperTableModel(library.papers)
+    model.set_ids([1, 2])
+    assert cell(model, 1, Column.RATING) == ""
+    library.by_id[2] = make_paper(2, rating=5)
+    with qtbot.waitSignal(model.dataChanged) as changed:
+        model.refresh_papers({2, 99})
+    assert changed.args[0].row() == 1
+    assert cell(model, 1, Column.RATING) == "★★★★★"
+
+
+def test_a_paper_deleted_meanwhile_shows_an_empty_row():
+    model, _ = model_with([make_paper(1)], ids=[1, 2])
+    assert cell(model, 1, Column.TITLE) is None
+    assert cell(model, 1, Column.TITLE, PaperIdRole) == 2
+
+
+def test_a_failing_store_leaves_rows_blank_instead_of_raising(caplog):
+    def broken(ids):
+        raise RuntimeError("database is locked")
+
+    model = PaperTableModel(broken)
+    model.set_ids([1])
+    assert cell(model, 0, Column.TITLE) is None
+    assert "could not read papers" in caplog.text
+
+
+def test_clicking_a_header_asks_for_a_sort_by_that_key(qtbot):
+    model, _ = model_with([make_paper(1)])
+    with qtbot.waitSignal(model.sort_requested) as requested:
+        model.sort(Column.AUTHOR, Qt.SortOrder.DescendingOrder)
+    assert requested.args == ["first_author", True]
+
+
+def test_tag_colours_show_as_dots():
+    model, _ = model_with([make_paper(1, tags=("rnn", "plain")), make_paper(2, tags=("plain",))])
+    model.set_tag_colours({"rnn": "#cc0000", "plain": None})
+    assert not cell(model, 0, Column.TAGS, Qt.ItemDataRole.DecorationRole).isNull()
+    assert cell(model, 1, Column.TAGS, Qt.ItemDataRole.DecorationRole) is None
+
+
+def test_dragging_rows_carries_their_ids():
+    model, _ = model_with([make_paper(i) for i in (5, 6, 7)])
+    mime = model.mimeData([model.index(2, 0), model.index(0, 1), model.index(2, 3)])
+    assert decode_paper_ids(mime) == [5, 7]
+
+
+def test_drop_in_a_shortlist_view_asks_for_the_new_order(qtbot):
+    model, _ = model_with([make_paper(i) for i in (1, 2, 3, 4)])
+    mime = model.mimeData([model.index(3, 0)])
+    assert not model.canDropMimeData(mime, Qt.DropAction.MoveAction, 0, 0, QModelIndex())
+    model.set_reorderable(True)
+    with qtbot.waitSignal(model.reorder_requested) as requested:
+        assert model.dropMimeData(mime, Qt.DropAction.MoveAction, 1, 0, QModelIndex())
+    assert requested.args == [[1, 4, 2, 3]]
+
+
+def test_moved_order_keeps_the_moving_papers_together():
+    assert moved_order([1, 2, 3, 4, 5], [4, 2], 0) == [4, 2, 1, 3, 5]
+    assert moved_order([1, 2, 3, 4, 5], [1, 2], 5) == [3, 4, 5, 1, 2]
+    assert moved_order([1, 2, 3], [9], 1) == [1, 2, 3]
