@@ -1,0 +1,202 @@
+"""FullTextIndex: the one interface to the whoosh index (derived, disposable data).
+
+The index remembers which database generation it reflects in a stamp file written
+after each commit. A missing, corrupt, stale or half-rebuilt index (the `rebuilding`
+flag is set before a rebuild and removed after it) is rebuilt from the database on
+open, so the index is never the only copy of anything (DESIGN §3, qutebrowser history).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from whoosh import index as windex
+from whoosh.index import Index
+from whoosh.searching import Searcher
+
+from paperdesk.core.errors import QueryError
+from paperdesk.search.query import highlight_terms, parse_query
+from paperdesk.search.schema import SCHEMA_VERSION, IndexDocument, build_schema
+
+log = logging.getLogger(__name__)
+
+STAMP_FILE = "paperdesk-index.json"
+REBUILD_FLAG = "rebuilding"
+INDEX_NAME = "papers"
+
+
+class Cancelled(Exception):
+    """Raised inside a long job when the user asked to stop it."""
+
+
+@dataclass(frozen=True)
+class Hits:
+    """Matching paper ids, best first, with what to highlight and a spelling suggestion."""
+
+    ids: list[int]
+    terms: tuple[str, ...]
+    suggestion: str | None
+
+
+class FullTextIndex:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._index: Index | None = None
+
+    # ------------------------------------------------------------------ state
+
+    def stamp(self) -> dict[str, int] | None:
+        try:
+            return json.loads((self.folder / STAMP_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+
+    def why_stale(self, generation: int) -> str | None:
+        """Why the index must be rebuilt for this database generation, or None if fine."""
+        if (self.folder / REBUILD_FLAG).exists():
+            return "an earlier rebuild was interrupted"
+        if not windex.exists_in(self.folder, indexname=INDEX_NAME):
+            return "the index is missing"
+        stamp = self.stamp()
+        if stamp is None:
+            return "the index stamp is missing or unreadable"
+        if stamp.get("schema") != SCHEMA_VERSION:
+            return "the index was built by another version"
+        if stamp.get("generation") != generation:
+            return "the index is older than the library"
+        try:
+            self._open().doc_count()
+        except Exception as error:  # whoosh raises many types for damaged segment files
+            return f"the index is damaged ({type(error).__name__})"
+        return None
+
+    def _open(self) -> Index:
+        if self._index is None:
+            self._index = windex.open_dir(self.folder, indexname=INDEX_NAME)
+        return self._index
+
+    def _write_stamp(self, generation: int) -> None:
+        path = self.folder / STAMP_FILE
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(
+            json.dumps({"schema": SCHEMA_VERSION, "generation": generation}), encoding="utf-8"
+        )
+        temporary.replace(path)
+
+    def mark_current(self, generation: int) -> None:
+        """Record that the index reflects this generation (after a change it need not see)."""
+        self._write_stamp(generation)
+
+    def doc_count(self) -> int:
+        return self._open().doc_count()
+
+    def close(self) -> None:
+        if self._index is not None:
+            self._index.close()
+            self._index = None
+
+    # ------------------------------------------------------------------ writing
+
+    def rebuild(
+        self,
+        batches: Iterable[Sequence[IndexDocument]],
+        generation: int,
+        total: int,
+        progress: Callable[[int, int], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> None:
+        """Index everything from scratch; an interrupted rebuild is redone at next open."""
+        self.close()
+        if self.folder.exists():
+            shutil.rmtree(self.folder)
+        self.folder.mkdir(parents=True)
+        (self.folder / REBUILD_FLAG).write_text("", encoding="utf-8")
+        index = windex.create_in(self.folder, build_schema(), indexname=INDEX_NAME)
+        writer = index.writer(limitmb=256)
+        done = 0
+        try:
+            for batch in batches:
+                if cancelled is not None and cancelled():
+                    raise Cancelled
+                for document in batch:
+                    writer.add_document(**document.fields())
+                done += len(batch)
+                if progress is not None:
+                    progress(done, total)
+            writer.commit()
+        except BaseException:
+            writer.cancel()
+            index.close()
+            raise
+        self._index = index
+        self._write_stamp(generation)
+        (self.folder / REBUILD_FLAG).unlink()
+        log.info("indexed %d papers", done)
+
+    def update(
+        self, documents: Sequence[IndexDocument], deleted_ids: Iterable[int], generation: int
+    ) -> None:
+        """Replace the documents of changed papers and drop deleted ones, in one commit."""
+        index = self._open()
+        writer = index.writer()
+        try:
+            for paper_id in deleted_ids:
+                writer.delete_by_term("id", str(paper_id))
+            for document in documents:
+                writer.update_document(**document.fields())
+            writer.commit()
+        except BaseException:
+            writer.cancel()
+            raise
+        self._write_stamp(generation)
+
+    def add(self, documents: Sequence[IndexDocument], generation: int) -> None:
+        """Add new papers (cheaper than update: no delete of an old version)."""
+        index = self._open()
+        writer = index.writer(limitmb=256)
+        try:
+            for document in documents:
+                writer.add_document(**document.fields())
+            writer.commit()
+        except BaseException:
+            writer.cancel()
+            raise
+        self._write_stamp(generation)
+
+    # ------------------------------------------------------------------ reading
+
+    def search(self, text: str) -> Hits:
+        """All matches ranked by BM25F; QueryError for a query the user must fix."""
+        parsed = parse_query(text)
+        index = self._open()
+        with index.searcher() as searcher:
+            results = searcher.search(parsed, limit=None)
+            ids = [int(hit["id"]) for hit in results]
+            suggestion = None if ids else _suggest(searcher, parsed, text)
+        return Hits(ids=ids, terms=highlight_terms(parsed), suggestion=suggestion)
+
+    def more_like(self, paper_id: int, count: int = 10) -> list[int]:
+        index = self._open()
+        with index.searcher() as searcher:
+            number = searcher.document_number(id=str(paper_id))
+            if number is None:
+                return []
+            similar = searcher.more_like(number, "text", top=count)
+            return [int(hit["id"]) for hit in similar]
+
+    def indexed_ids(self) -> set[int]:
+        with self._open().searcher() as searcher:
+            return {int(fields["id"]) for fields in searcher.all_stored_fields()}
+
+
+def _suggest(searcher: Searcher, parsed: object, text: str) -> str | None:
+    try:
+        corrected = searcher.correct_query(parsed, text)
+    except (QueryError, ValueError, AttributeError):
+        return None
+    return corrected.string if corrected.query != parsed else None

@@ -1,0 +1,120 @@
+"""Query parsing: whoosh's own parser and plugins, plus checks that give readable errors.
+
+whoosh is lenient (it silently drops what it cannot parse), which hides typos from a
+user. The checks here reject what would otherwise surprise: unknown fields, unbalanced
+quotes or parentheses, non-numbers in numeric fields, queries that reduce to nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from whoosh import query as wq
+from whoosh.qparser import FieldAliasPlugin, FuzzyTermPlugin, GtLtPlugin, QueryParser
+
+from paperdesk.core.errors import QueryError
+from paperdesk.search.schema import FIELD_ALIASES, build_schema
+
+NUMERIC_FIELDS = ("year", "rating")
+_FIELD_PREFIX = re.compile(r"(?:^|(?<=[\s(]))(?P<name>[A-Za-z_][\w-]*):")
+# `year:2024..2025`, `year:2024..`, `year:..2020`: beets-style ranges users expect.
+_DOTTED_RANGE = re.compile(r"\b(?P<field>\w+):(?P<low>\d*)\.\.(?P<high>\d*)\b")
+_NUMERIC_VALUE = re.compile(
+    r"\b(?P<field>year|rating):(?P<value>(?:>=|<=|>|<|=)?[^\s()\[\]{}]*)", re.IGNORECASE
+)
+
+CHEAT_SHEET = """\
+words            all words must appear (stemmed: training finds trained)
+"a phrase"       the words in this order
+a OR b, NOT a    boolean operators (AND is implied); group with ( )
+train*  mamba~   prefix and fuzzy (one typo) matches
+title:x author:x note:x   search one field only
+tag:rnn          a tag (tag:ml also finds ml/rnn); status:to-read
+venue:icml  year:2025  year:2024..2025  rating:>=4
+in:"reading group"        papers in a shortlist"""
+
+
+def known_fields() -> set[str]:
+    names = set(build_schema().names())
+    for aliases in FIELD_ALIASES.values():
+        names.update(aliases)
+    return names - {"id"}
+
+
+@lru_cache(maxsize=1)
+def _parser() -> QueryParser:
+    parser = QueryParser("text", build_schema())
+    parser.add_plugin(FuzzyTermPlugin())
+    parser.add_plugin(GtLtPlugin())
+    parser.add_plugin(FieldAliasPlugin(FIELD_ALIASES))
+    return parser
+
+
+def parse_query(text: str) -> wq.Query:
+    """Parse a user's query or raise QueryError with a one-line explanation."""
+    text = text.strip()
+    if not text:
+        raise QueryError("the query is empty")
+    _check_balance(text)
+    text = _DOTTED_RANGE.sub(_dotted_to_whoosh_range, text)
+    _check_fields(text)
+    _check_numbers(text)
+    parsed = _parser().parse(text)
+    if parsed is wq.NullQuery or isinstance(parsed, type(wq.NullQuery)):
+        raise QueryError(
+            f"nothing to search for in {text!r}: only very common words, "
+            "or an operator without a term"
+        )
+    return parsed
+
+
+def highlight_terms(parsed: wq.Query) -> tuple[str, ...]:
+    """Words of the free-text fields, to highlight in the abstract (stems, lower case)."""
+    terms: dict[str, None] = {}
+    for field, value in parsed.iter_all_terms(phrases=True):
+        if field in ("text", "title", "author", "note") and isinstance(value, str):
+            terms[value] = None
+    return tuple(terms)
+
+
+def _dotted_to_whoosh_range(match: re.Match[str]) -> str:
+    low = match["low"] or ""
+    high = match["high"] or ""
+    if not low and not high:
+        raise QueryError(f"{match.group(0)!r} needs a number on at least one side of '..'")
+    return f"{match['field']}:[{low} TO {high}]"
+
+
+def _check_balance(text: str) -> None:
+    if text.count('"') % 2:
+        raise QueryError('a quotation mark (") is not closed')
+    depth = 0
+    for char in re.sub(r'"[^"]*"', "", text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            raise QueryError("a closing parenthesis has no opening one")
+    if depth:
+        raise QueryError("a parenthesis is not closed")
+
+
+def _check_fields(text: str) -> None:
+    outside_quotes = re.sub(r'"[^"]*"', '""', text)
+    fields = known_fields()
+    for match in _FIELD_PREFIX.finditer(outside_quotes):
+        name = match["name"].lower()
+        if name not in fields:
+            listed = ", ".join(sorted(fields))
+            raise QueryError(f"unknown field {match['name']!r}; fields are: {listed}")
+
+
+def _check_numbers(text: str) -> None:
+    for match in _NUMERIC_VALUE.finditer(text):
+        value = match["value"]
+        if value.startswith("["):
+            continue
+        bare = value.lstrip("<>=")
+        if not bare.isdigit():
+            field = match["field"].lower()
+            example = "year:2025 or year:2024..2025" if field == "year" else "rating:>=4"
+            raise QueryError(f"{field} needs a number, not {bare or 'nothing'!r} (e.g. {example})")

@@ -1,0 +1,27 @@
+"""Triage decisions and edits on papers: status, rating, title, deletion."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from paperdesk.core.changes import Changes
+from paperdesk.core.models import Status
+from paperdesk.services._sync import synced
+from paperdesk.services.desk import Desk
+
+
+def set_status(desk: Desk, ids: Sequence[int], status: Status) -> Changes:
+    return synced(desk, desk.library.set_status(ids, status))
+
+
+def set_rating(desk: Desk, ids: Sequence[int], rating: int) -> Changes:
+    return synced(desk, desk.library.set_rating(ids, rating))
+
+
+def set_title(desk: Desk, paper_id: int, title: str) -> Changes:
+    """Replace a title; a derived title given by hand stops being derived."""
+    return synced(desk, desk.library.set_title(paper_id, title))
+
+
+def delete_papers(desk: Desk, ids: Sequence[int]) -> Changes:
+    return synced(desk, desk.library.delete_papers(ids))

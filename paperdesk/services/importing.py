@@ -1,0 +1,218 @@
+"""Importing files: parse -> match/merge -> commit -> index (DESIGN §2).
+
+Each file is one transaction: it lands whole or not at all, so a bad file, a crash or
+a cancel leaves the library exactly as it was. A file seen before (by name) is
+reported as a diff: new, updated, unchanged, and missing since last time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from paperdesk.core.changes import Changes, ids_of
+from paperdesk.core.errors import PaperdeskError
+from paperdesk.core.models import PaperRecord
+from paperdesk.formats.base import ReadResult
+from paperdesk.formats.registry import read_file
+from paperdesk.search.index import Cancelled
+from paperdesk.services import indexing
+from paperdesk.services.desk import Desk
+from paperdesk.services.matching import Matcher, record_keys
+from paperdesk.services.merging import merge_updates
+from paperdesk.store import bulk
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass
+class FileReport:
+    file: str
+    format: str = ""
+    label: str = ""
+    added: int = 0
+    merged: int = 0
+    unchanged: int = 0
+    skipped: int = 0
+    missing: int = 0
+    problems: list[str] = field(default_factory=list)
+    error: str | None = None
+    previously_imported: bool = False
+
+    def summary(self) -> str:
+        name = Path(self.file).name
+        if self.error:
+            return f"{name}: not imported: {self.error}"
+        parts = [
+            f"{self.added} added",
+            f"{self.merged} merged",
+            f"{self.unchanged} already present",
+        ]
+        if self.skipped:
+            parts.append(f"{self.skipped} skipped")
+        if self.previously_imported:
+            parts.append(f"{self.missing} missing since last import")
+        line = f"{name} ({self.format}): " + ", ".join(parts)
+        if self.added == 0 and self.merged == 0 and self.unchanged and not self.skipped:
+            line += " - nothing new"
+        return line
+
+
+@dataclass
+class ImportReport:
+    files: list[FileReport] = field(default_factory=list)
+    changes: Changes = field(default_factory=Changes)
+
+    @property
+    def added(self) -> int:
+        return sum(f.added for f in self.files)
+
+    @property
+    def failed(self) -> bool:
+        return any(f.error for f in self.files)
+
+    def summary(self) -> str:
+        return "\n".join(f.summary() for f in self.files)
+
+
+@dataclass
+class _Plan:
+    """What one file will do to the library, decided before anything is written."""
+
+    new_records: list[PaperRecord] = field(default_factory=list)
+    updates: dict[int, dict[str, object]] = field(default_factory=dict)
+    present_ids: list[int] = field(default_factory=list)
+    unchanged: int = 0
+
+
+def import_files(
+    desk: Desk,
+    paths: Sequence[Path],
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> ImportReport:
+    report = ImportReport()
+    for number, path in enumerate(paths, start=1):
+        if progress:
+            progress(number - 1, len(paths), f"Reading {Path(path).name}")
+        file_report, changes = import_file(desk, Path(path), progress, cancelled)
+        report.files.append(file_report)
+        report.changes = report.changes.merged_with(changes)
+    if progress:
+        progress(len(paths), len(paths), "Done")
+    return report
+
+
+def import_file(
+    desk: Desk,
+    path: Path,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> tuple[FileReport, Changes]:
+    """Import one file; errors are reported, never raised, and never half-applied."""
+    report = FileReport(file=str(path))
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        report.error = f"cannot read the file: {error.strerror}"
+        return report, Changes()
+    try:
+        result = read_file(path)
+    except PaperdeskError as error:
+        report.error = str(error).removeprefix(f"{path}: ")
+        return report, Changes()
+    report.format, report.label = result.format, result.label
+    report.problems = [str(p) for p in result.problems]
+    report.skipped = len(result.problems)
+    try:
+        changes = _apply(desk, path, data, result, report, progress, cancelled)
+    except Cancelled:
+        report.error = "cancelled; nothing from this file was imported"
+        return report, Changes()
+    return report, changes
+
+
+def _apply(
+    desk: Desk,
+    path: Path,
+    data: bytes,
+    result: ReadResult,
+    report: FileReport,
+    progress: Progress | None,
+    cancelled: Callable[[], bool] | None,
+) -> Changes:
+    library = desk.library
+    previous = [b for b in library.import_batches() if b.file_name == path.name]
+    plan = _plan(desk, result.records)
+    report.added = len(plan.new_records)
+    report.merged = len(plan.updates)
+    report.unchanged = plan.unchanged
+    if cancelled and cancelled():
+        raise Cancelled
+    info = bulk.BatchInfo(result.label, path.name, hashlib.sha256(data).hexdigest(), result.format)
+    description = f"Import {path.name}"
+    with library.bulk_write(description) as connection:
+        new_ids = bulk.insert_papers(connection, plan.new_records)
+        bulk.update_papers(connection, plan.updates)
+        file_ids = [*plan.present_ids, *new_ids]
+        if previous:
+            report.previously_imported = True
+            last = set(library.batch_paper_ids(previous[-1].id))
+            report.missing = len(last - set(file_ids))
+        counts = {
+            "added": report.added,
+            "merged": report.merged,
+            "unchanged": report.unchanged,
+            "skipped": report.skipped,
+        }
+        bulk.record_batch(connection, info, counts, file_ids)
+        if cancelled and cancelled():
+            raise Cancelled  # leaving the block by an exception rolls the whole file back
+    if progress:
+        progress(0, max(len(new_ids), 1), f"Indexing {path.name}")
+    indexing.add_new(library, desk.index, new_ids)
+    indexing.sync_changes(library, desk.index, Changes(paper_ids=ids_of(plan.updates)))
+    return Changes(
+        description,
+        ids_of([*new_ids, *plan.updates]),
+        papers_added_or_removed=bool(new_ids),
+        imports=True,
+    )
+
+
+def _plan(desk: Desk, records: Sequence[PaperRecord]) -> _Plan:
+    """Decide for each record: new paper, merge into an existing one, or unchanged."""
+    matcher = Matcher.from_library_keys(desk.library.match_keys())
+    plan = _Plan()
+    pending: dict[int, PaperRecord] = {}  # negative ids: new papers earlier in this same file
+    matched: dict[int, list[PaperRecord]] = {}
+    for record in records:
+        keys = record_keys(record)
+        found = matcher.find(keys)
+        if found is None:
+            temporary_id = -(len(pending) + 1)
+            pending[temporary_id] = record
+            matcher.add(temporary_id, keys)
+        elif found[0] > 0:
+            matched.setdefault(found[0], []).append(record)
+        # a record matching an earlier record of the same file is a duplicate within it
+    plan.new_records = list(pending.values())
+    with desk.library.engine.connect() as connection:
+        stored = bulk.current_rows(connection, list(matched))
+    for paper_id, incoming in matched.items():
+        plan.present_ids.append(paper_id)
+        row = stored[paper_id]
+        changed: dict[str, object] = {}
+        for record in incoming:
+            updates = merge_updates({**row, **changed}, record)
+            changed.update(updates)
+        if changed:
+            plan.updates[paper_id] = changed
+        else:
+            plan.unchanged += 1
+    return plan

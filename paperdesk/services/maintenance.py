@@ -1,0 +1,41 @@
+"""Keeping a library healthy: rebuild the index, check integrity, back up."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from paperdesk.config import BACKUP_DIR, DB_FILE
+from paperdesk.services import indexing
+from paperdesk.services.desk import Desk
+from paperdesk.store.migrate import backup_sqlite
+
+
+def reindex(desk: Desk, progress: Callable[[int, int], None] | None = None) -> None:
+    indexing.rebuild(desk.library, desk.index, progress)
+
+
+def check(desk: Desk) -> list[str]:
+    """Problems found in the database and the index; empty when all is well."""
+    problems = desk.library.integrity_problems()
+    stale = desk.index.why_stale(desk.library.generation())
+    if stale:
+        problems.append(f"search index: {stale} (run `paperdesk reindex`)")
+        return problems
+    stored = set(desk.library.sorted_ids("added"))
+    indexed = desk.index.indexed_ids()
+    if stored - indexed:
+        problems.append(f"search index: {len(stored - indexed)} papers are not indexed")
+    if indexed - stored:
+        problems.append(f"search index: {len(indexed - stored)} deleted papers are still indexed")
+    return problems
+
+
+def backup(desk: Desk, target: Path | None = None) -> Path:
+    """A consistent copy of the database (SQLite backup API), safe while the app runs."""
+    db_path = desk.folder / DB_FILE
+    if target is None:
+        return backup_sqlite(db_path, desk.folder / BACKUP_DIR, reason="manual")
+    made = backup_sqlite(db_path, target.parent, reason="manual")
+    made.replace(target)
+    return target

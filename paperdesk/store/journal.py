@@ -1,0 +1,125 @@
+"""Row-state journal: what every user action changed, so it can be undone and redone.
+
+A write snapshots the rows it may touch before and after it runs. Undo puts the
+"before" states back, redo the "after" states, for any table, with no per-action undo
+code to keep in step with the actions themselves. Steps are applied in reverse for undo
+so parents come back before their children (a deleted paper before its tags).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, Connection, Table, and_, delete, insert, select, update
+
+from paperdesk.store.schema import Base
+
+# SQLite allows 32,766 bound variables; stay well below for composite keys.
+CHUNK = 5000
+
+Row = dict[str, Any]
+
+
+@dataclass
+class Step:
+    table: str
+    before: list[Row]
+    after: list[Row]
+
+
+@dataclass
+class Journal:
+    """Collects the steps of one action on one connection."""
+
+    connection: Connection
+    steps: list[Step] = field(default_factory=list)
+
+    @contextmanager
+    def tracked_ids(self, table: Table, column: str, ids: Sequence[int]) -> Iterator[None]:
+        """Record rows of `table` whose `column` is in `ids`, before and after the block."""
+        before = self._rows_by_ids(table, column, ids)
+        yield
+        after = self._rows_by_ids(table, column, ids)
+        self._add(table, before, after)
+
+    @contextmanager
+    def tracked(self, table: Table, where: ColumnElement[bool]) -> Iterator[None]:
+        """Record rows of `table` matching `where`, before and after the block."""
+        before = [dict(r._mapping) for r in self.connection.execute(select(table).where(where))]
+        yield
+        after = [dict(r._mapping) for r in self.connection.execute(select(table).where(where))]
+        self._add(table, before, after)
+
+    def _rows_by_ids(self, table: Table, column: str, ids: Sequence[int]) -> list[Row]:
+        rows: list[Row] = []
+        id_list = list(ids)
+        for start in range(0, len(id_list), CHUNK):
+            chunk = id_list[start : start + CHUNK]
+            query = select(table).where(table.c[column].in_(chunk))
+            rows.extend(dict(r._mapping) for r in self.connection.execute(query))
+        return rows
+
+    def _add(self, table: Table, before: list[Row], after: list[Row]) -> None:
+        if before != after:
+            self.steps.append(Step(table.name, before, after))
+
+    def to_json(self) -> str:
+        return json.dumps(
+            [{"table": s.table, "before": s.before, "after": s.after} for s in self.steps],
+            default=_encode,
+        )
+
+
+def steps_from_json(payload: str) -> list[Step]:
+    return [
+        Step(item["table"], item["before"], item["after"])
+        for item in json.loads(payload, object_hook=_decode)
+    ]
+
+
+def apply_states(connection: Connection, steps: list[Step], *, undo: bool) -> list[Step]:
+    """Put every step's rows into their before (undo) or after (redo) state."""
+    ordered = list(reversed(steps)) if undo else steps
+    for step in ordered:
+        table = Base.metadata.tables[step.table]
+        current, wanted = (step.after, step.before) if undo else (step.before, step.after)
+        _set_rows(connection, table, current, wanted)
+    return ordered
+
+
+def _set_rows(connection: Connection, table: Table, current: list[Row], wanted: list[Row]) -> None:
+    keys = [c.name for c in table.primary_key.columns]
+
+    def key_of(row: Row) -> tuple[Any, ...]:
+        return tuple(row[k] for k in keys)
+
+    current_by_key = {key_of(r): r for r in current}
+    wanted_by_key = {key_of(r): r for r in wanted}
+    for key in current_by_key.keys() - wanted_by_key.keys():
+        connection.execute(delete(table).where(_key_clause(table, keys, key)))
+    for key, row in wanted_by_key.items():
+        if key not in current_by_key:
+            connection.execute(insert(table).values(**row))
+        elif current_by_key[key] != row:
+            connection.execute(update(table).where(_key_clause(table, keys, key)).values(**row))
+
+
+def _key_clause(table: Table, keys: list[str], key: tuple[Any, ...]) -> ColumnElement[bool]:
+    return and_(*(table.c[name] == value for name, value in zip(keys, key, strict=True)))
+
+
+def _encode(value: object) -> object:
+    if isinstance(value, datetime):
+        return {"$datetime": value.isoformat()}
+    raise TypeError(f"cannot journal a {type(value).__name__}")
+
+
+def _decode(obj: dict[str, Any]) -> object:
+    if set(obj) == {"$datetime"}:
+        return datetime.fromisoformat(obj["$datetime"])
+    return obj

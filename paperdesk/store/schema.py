@@ -1,0 +1,192 @@
+"""SQLAlchemy 2.x typed models: the store of truth (DESIGN §3).
+
+The models describe tables; the Library facade turns rows into core dataclasses so no
+ORM object ever leaves this package. Alembic migrations (store/migrations) create and
+evolve these tables; `tests/store/test_migrations.py` checks the two never drift apart.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class PaperRow(Base):
+    __tablename__ = "papers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    title: Mapped[str] = mapped_column(Text)
+    title_is_derived: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Normalised real title for duplicate matching; NULL while the title is derived,
+    # because two derived titles agreeing says nothing about the papers.
+    title_key: Mapped[str | None] = mapped_column(String, index=True)
+    venue: Mapped[str | None] = mapped_column(String)
+    year: Mapped[int | None] = mapped_column(Integer)
+    abstract: Mapped[str] = mapped_column(Text, default="")
+    doi: Mapped[str | None] = mapped_column(String, index=True)
+    arxiv: Mapped[str | None] = mapped_column(String, index=True)
+    openreview: Mapped[str | None] = mapped_column(String, index=True)
+    url: Mapped[str | None] = mapped_column(String)
+    entry_type: Mapped[str | None] = mapped_column(String)
+    citation_key: Mapped[str | None] = mapped_column(String, unique=True)
+    status: Mapped[str] = mapped_column(String, default="new", index=True)
+    rating: Mapped[int] = mapped_column(Integer, default=0)
+    added: Mapped[datetime] = mapped_column(DateTime, index=True)
+    updated: Mapped[datetime] = mapped_column(DateTime)
+    fingerprint: Mapped[str] = mapped_column(String, index=True)
+    # Verbatim source fields (JSON list of [name, value]) so exports can give back raw BibTeX.
+    raw_fields: Mapped[str] = mapped_column(Text, default="[]")
+    # Metadata a merge did not apply because the paper already had another value (JSON).
+    alternatives: Mapped[str] = mapped_column(Text, default="{}")
+
+
+class AuthorRow(Base):
+    __tablename__ = "paper_authors"
+
+    paper_id: Mapped[int] = mapped_column(
+        ForeignKey("papers.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String)
+
+
+class TagRow(Base):
+    __tablename__ = "tags"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # Case-insensitive uniqueness: "RNN" and "rnn" are one tag (COLLATE NOCASE).
+    name: Mapped[str] = mapped_column(String(collation="NOCASE"), unique=True)
+    colour: Mapped[str | None] = mapped_column(String)
+
+
+class PaperTagRow(Base):
+    __tablename__ = "paper_tags"
+
+    paper_id: Mapped[int] = mapped_column(
+        ForeignKey("papers.id", ondelete="CASCADE"), primary_key=True
+    )
+    tag_id: Mapped[int] = mapped_column(
+        ForeignKey("tags.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+
+
+class NoteRow(Base):
+    __tablename__ = "notes"
+
+    paper_id: Mapped[int] = mapped_column(
+        ForeignKey("papers.id", ondelete="CASCADE"), primary_key=True
+    )
+    body: Mapped[str] = mapped_column(Text, default="")
+    created: Mapped[datetime] = mapped_column(DateTime)
+    updated: Mapped[datetime] = mapped_column(DateTime)
+
+
+class ShortlistRow(Base):
+    __tablename__ = "shortlists"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(collation="NOCASE"), unique=True)
+    created: Mapped[datetime] = mapped_column(DateTime)
+
+
+class ShortlistEntryRow(Base):
+    __tablename__ = "shortlist_entries"
+
+    shortlist_id: Mapped[int] = mapped_column(
+        ForeignKey("shortlists.id", ondelete="CASCADE"), primary_key=True
+    )
+    paper_id: Mapped[int] = mapped_column(
+        ForeignKey("papers.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    # Float positions let a drag insert between two entries without renumbering all.
+    position: Mapped[float] = mapped_column(Float)
+
+
+class SavedSearchRow(Base):
+    __tablename__ = "saved_searches"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(collation="NOCASE"), unique=True)
+    query: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime)
+
+
+class ImportBatchRow(Base):
+    __tablename__ = "import_batches"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    label: Mapped[str] = mapped_column(String)
+    file_name: Mapped[str] = mapped_column(String, index=True)
+    sha256: Mapped[str] = mapped_column(String, index=True)
+    format: Mapped[str] = mapped_column(String)
+    added: Mapped[int] = mapped_column(Integer, default=0)
+    merged: Mapped[int] = mapped_column(Integer, default=0)
+    unchanged: Mapped[int] = mapped_column(Integer, default=0)
+    skipped: Mapped[int] = mapped_column(Integer, default=0)
+    imported_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class ImportBatchPaperRow(Base):
+    """Which papers a file held: lets a re-import report what went missing since."""
+
+    __tablename__ = "import_batch_papers"
+
+    batch_id: Mapped[int] = mapped_column(
+        ForeignKey("import_batches.id", ondelete="CASCADE"), primary_key=True
+    )
+    paper_id: Mapped[int] = mapped_column(
+        ForeignKey("papers.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+
+
+class NotDuplicateRow(Base):
+    """A user's decision that two papers are different, so they are never offered again."""
+
+    __tablename__ = "not_duplicates"
+
+    paper_a: Mapped[int] = mapped_column(
+        ForeignKey("papers.id", ondelete="CASCADE"), primary_key=True
+    )
+    paper_b: Mapped[int] = mapped_column(
+        ForeignKey("papers.id", ondelete="CASCADE"), primary_key=True
+    )
+
+
+class HistoryRow(Base):
+    """One user action with the row states before and after it (store/journal.py)."""
+
+    __tablename__ = "history"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    action: Mapped[str] = mapped_column(String)
+    actor: Mapped[str] = mapped_column(String)
+    at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    undone: Mapped[bool] = mapped_column(Boolean, default=False)
+    payload: Mapped[str] = mapped_column(Text)
+
+
+class MetaRow(Base):
+    """Small key/value facts about the library, e.g. the write generation for the index."""
+
+    __tablename__ = "meta"
+
+    key: Mapped[str] = mapped_column(String, primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+Index("ix_shortlist_entries_order", ShortlistEntryRow.shortlist_id, ShortlistEntryRow.position)

@@ -1,0 +1,67 @@
+"""Migrations: an empty library reaches the head; the models and migrations agree;
+a newer library is refused; an older one is backed up before it is upgraded."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+
+from paperdesk.core.errors import LibraryError
+from paperdesk.store.db import make_engine
+from paperdesk.store.library import Library
+from paperdesk.store.migrate import current_revision, head_revision, upgrade_to_head
+from paperdesk.store.schema import Base
+
+
+def test_empty_library_migrates_to_head_with_wal_and_foreign_keys(tmp_path: Path) -> None:
+    db = tmp_path / "library.sqlite3"
+    library = Library.open(f"sqlite:///{db}", db, tmp_path / "backups")
+    assert current_revision(library.engine) == head_revision()
+    with library.engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    library.close()
+
+
+def test_models_and_migrations_do_not_drift(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    upgrade_to_head(engine, None, None)
+    with engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    assert differences == []
+
+
+def test_library_from_newer_code_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "library.sqlite3"
+    Library.open(f"sqlite:///{db}", db, tmp_path / "backups").close()
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = '9999_future'")
+    with pytest.raises(LibraryError, match="newer paperdesk"):
+        Library.open(f"sqlite:///{db}", db, tmp_path / "backups")
+
+
+def test_older_library_is_backed_up_before_upgrade(tmp_path: Path, monkeypatch) -> None:
+    db = tmp_path / "library.sqlite3"
+    Library.open(f"sqlite:///{db}", db, tmp_path / "backups").close()
+    # Pretend the database is at an older revision that the scripts know.
+    import paperdesk.store.migrate as migrate
+
+    monkeypatch.setattr(migrate, "current_revision", lambda engine: "0000_older")
+    walk = migrate.ScriptDirectory.walk_revisions
+
+    class Older:
+        revision = "0000_older"
+
+    monkeypatch.setattr(
+        migrate.ScriptDirectory, "walk_revisions", lambda self: [*walk(self), Older()]
+    )
+    monkeypatch.setattr(migrate.command, "upgrade", lambda config, target: None)
+    upgrade_to_head(make_engine(f"sqlite:///{db}"), db, tmp_path / "backups")
+    backups = list((tmp_path / "backups").glob("*.sqlite3"))
+    assert len(backups) == 1 and "before-upgrade-0000_older" in backups[0].name
+    with sqlite3.connect(backups[0]) as connection:
+        assert connection.execute("SELECT count(*) FROM papers").fetchone() == (0,)
