@@ -1,0 +1,334 @@
+"""Reading BibTeX and BibLaTeX files into paper records.
+
+bibtexparser 2 splits the file into blocks and tells which blocks failed; the values
+it leaves raw, and this module evaluates them the way BibTeX does: `@string` macros
+(case-insensitive, the month names predefined), `#` concatenation, braces and quotes.
+A value that is not such an expression (`title = {A} author = {B}`, a missing comma)
+makes its entry a Problem instead of a silently wrong record.
+
+Display values (title, authors, venue) are converted from LaTeX to Unicode; the
+evaluated fields stay in `raw_fields` with their LaTeX, for export.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import bibtexparser
+from bibtexparser.exceptions import BlockAbortedException, ParsingException
+from bibtexparser.middlewares.names import (
+    parse_single_name_into_parts,
+    split_multiple_persons_names,
+)
+from bibtexparser.model import DuplicateBlockKeyBlock, DuplicateFieldKeyBlock, Entry
+from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+
+from paperdesk.core.errors import FormatError
+from paperdesk.core.models import PaperRecord
+from paperdesk.core.text import collapse_whitespace
+from paperdesk.formats.base import Problem, ReadResult, result_or_error
+from paperdesk.formats.identifiers import identifiers_from
+
+log = logging.getLogger(__name__)
+
+FORMAT = "bibtex"
+
+# The macros every standard BibTeX style defines.
+_MONTHS = {
+    name[:3].lower(): name
+    for name in (
+        "January February March April May June July August September October November December"
+    ).split()
+}
+
+_WORD = re.compile(r"[^\s#{}\",=]+")
+_YEAR = re.compile(r"\b(\d{4})\b")
+# In a LaTeX document `%` starts a comment; in a bibliography field it is a percent sign.
+_BARE_PERCENT = re.compile(r"(?<!\\)%")
+_VENUE_FIELDS = ("booktitle", "journaltitle", "journal")
+# Where the parent of a crossref/xref names itself: its own venue, else its title
+# (a @proceedings' title is its children's booktitle, as biblatex maps it).
+_PARENT_VENUE_FIELDS = (*_VENUE_FIELDS, "title")
+_PARTS_OF_A_WHOLE = frozenset(
+    "article inbook incollection inproceedings inreference bookinbook suppbook "
+    "suppcollection suppperiodical".split()
+)
+# Containers, not works: a @set groups entries that are imported on their own.
+_NOT_PAPERS = frozenset({"set", "xdata"})
+_ID_MENTION_FIELDS = ("journal", "note", "howpublished", "eprint", "pdf")
+_ARXIV_PREFIXES = {"", "arxiv"}
+
+# What needs pylatexenc: commands, math, ties, dashes, TeX quotes. Braces alone (the
+# `{GAN}` capital protection in most titles) just go: parsing costs ~4 ms a string.
+_LATEX_MARKUP = re.compile(r"[\\$~%]|--|``|''")
+_BRACES = str.maketrans("", "", "{}")
+
+
+def _latex_converter() -> LatexNodes2Text:
+    context = get_default_latex_context_db()
+    # Bibliographies about TeX name it; pylatexenc would drop the logos to nothing.
+    logos = [MacroTextSpec(name, simplify_repl=name) for name in ("TeX", "LaTeX", "BibTeX")]
+    context.add_context_category("tex-logos", prepend=True, macros=logos)
+    return LatexNodes2Text(latex_context=context, math_mode="text")
+
+
+_latex_to_text = _latex_converter()
+
+
+class _MalformedValue(ValueError):
+    """A field value that is not a BibTeX expression; the message says what is wrong."""
+
+
+def read_bibtex(text: str, file_name: str) -> ReadResult:
+    """Records for every entry with a title; a Problem with its line for the others."""
+    try:
+        library = bibtexparser.parse_string(text, parse_stack=[])
+    except ParsingException as error:  # the parser's own invariant broke: not a user error
+        raise FormatError(file_name, f"the BibTeX parser gave up: {error}") from None
+
+    problems: list[Problem] = []
+    strings = _evaluate_strings(library, file_name, problems)
+    entries: list[Entry] = list(library.entries)
+    for block in library.failed_blocks:
+        line = block.start_line + 1 if block.start_line is not None else None
+        if isinstance(block, DuplicateFieldKeyBlock):
+            # BibTeX itself warns and keeps the first value; one repeated `url` line
+            # should not cost the user the whole paper.
+            log.info("%s:%s: repeated field %s", file_name, line, sorted(block.duplicate_keys))
+            entries.append(block.ignore_error_block)
+        elif isinstance(block, DuplicateBlockKeyBlock) and block.key == "":
+            entries.append(block.ignore_error_block)  # JabRef writes `@Article{,` freely
+        elif isinstance(block, DuplicateBlockKeyBlock):
+            first = block.previous_block.start_line
+            reason = f"citation key {block.key!r} is already used by the entry on line {first + 1}"
+            problems.append(Problem(file_name, line, reason))
+        else:
+            problems.append(Problem(file_name, line, _failure_reason(block.raw, block.error)))
+
+    fields_by_key: dict[str, dict[str, str]] = {}
+    evaluated: list[tuple[Entry, dict[str, str], dict[str, str]]] = []
+    for entry in sorted(entries, key=lambda e: e.start_line or 0):
+        try:
+            fields = _evaluate_fields(entry, strings)
+        except _MalformedValue as error:
+            problems.append(Problem(file_name, entry.start_line + 1, str(error)))
+            continue
+        lowered = {key.lower(): value for key, value in fields.items()}
+        fields_by_key.setdefault(entry.key.lower(), lowered)
+        evaluated.append((entry, fields, lowered))
+
+    records: list[PaperRecord] = []
+    for entry, fields, lowered in evaluated:
+        entry_type = entry.entry_type.lower()
+        if entry_type in _NOT_PAPERS:
+            reason = f"@{entry_type} only groups or feeds other entries; nothing to import"
+            problems.append(Problem(file_name, entry.start_line + 1, reason))
+            continue
+        record = _record(entry, fields, _lineage(lowered, entry.key, fields_by_key))
+        if record is None:
+            problems.append(Problem(file_name, entry.start_line + 1, "no title"))
+        else:
+            records.append(record)
+
+    problems.sort(key=lambda p: p.line or 0)
+    return result_or_error(file_name, FORMAT, file_name, records, problems, "BibTeX entries")
+
+
+def _failure_reason(raw: str | None, error: Exception) -> str:
+    what = raw.split("{", 1)[0].strip() if raw else "block"
+    if isinstance(error, BlockAbortedException):
+        return f"cannot read this {what or 'block'}: {error.abort_reason}"
+    return f"cannot read this {what or 'block'}: {error}"
+
+
+def _evaluate_strings(
+    library: bibtexparser.Library, file_name: str, problems: list[Problem]
+) -> dict[str, str]:
+    """@string macros in file order, each able to use the ones defined before it."""
+    strings = dict(_MONTHS)
+    for string in library.strings:
+        try:
+            strings[string.key.lower()] = _evaluate(string.value, strings)
+        except _MalformedValue as error:
+            line = string.start_line + 1 if string.start_line is not None else None
+            problems.append(Problem(file_name, line, f"@string {string.key}: {error}"))
+    return strings
+
+
+def _evaluate_fields(entry: Entry, strings: dict[str, str]) -> dict[str, str]:
+    """The entry's fields as text, keys as written; the first of repeated keys wins."""
+    fields: dict[str, str] = {}
+    for field in entry.fields:
+        if field.key in fields:
+            continue
+        try:
+            fields[field.key] = _evaluate(field.value, strings)
+        except _MalformedValue as error:
+            raise _MalformedValue(f"field {field.key!r}: {error}") from None
+    return fields
+
+
+def _evaluate(raw: str, strings: dict[str, str]) -> str:
+    """A BibTeX value expression (`{A} # macro # "B" # 2020`) as the text it stands for."""
+    parts: list[str] = []
+    position, end = 0, len(raw)
+    expecting_operand = True
+    while True:
+        while position < end and raw[position].isspace():
+            position += 1
+        if position >= end:
+            break
+        char = raw[position]
+        if not expecting_operand:
+            if char != "#":
+                rest = raw[position:].split("\n", 1)[0][:40]
+                raise _MalformedValue(f"unexpected {rest!r} after the value (missing comma?)")
+            position += 1
+            expecting_operand = True
+            continue
+        if char in '{"':
+            closing = _closing_delimiter(raw, position)
+            parts.append(raw[position + 1 : closing])
+            position = closing + 1
+        else:
+            word = _WORD.match(raw, position)
+            if word is None:
+                raise _MalformedValue(f"unexpected {char!r} in the value")
+            name = word.group(0)
+            if not name.isdigit() and name.lower() not in strings:
+                log.debug("undefined macro %r kept as text", name)
+            parts.append(strings.get(name.lower(), name))
+            position = word.end()
+        expecting_operand = False
+    if expecting_operand and parts:
+        raise _MalformedValue("the value ends with '#'")
+    return "".join(parts)
+
+
+def _closing_delimiter(raw: str, start: int) -> int:
+    """Index of the `}` or `"` that closes the group opened at `start` (braces nest).
+
+    A delimiter right after a backslash is escaped, as bibtexparser's splitter (which
+    found the value's ends) counts it.
+    """
+    depth = 0
+    quoted = raw[start] == '"'
+    index = start + 1
+    while index < len(raw):
+        char = raw[index]
+        if char == "\\":
+            index += 1
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            if depth == 0 and not quoted:
+                return index
+            depth -= 1
+        elif char == '"' and quoted and depth == 0:
+            return index
+        index += 1
+    raise _MalformedValue("unbalanced braces or quotes in the value")
+
+
+def _lineage(
+    own: dict[str, str], key: str, fields_by_key: dict[str, dict[str, str]]
+) -> list[dict[str, str]]:
+    """The entry's own fields, then its crossref/xref parent's, grandparent's...
+
+    Stops at a missing parent or when the chain loops back (`circ1` -> `circ2` ->
+    `circ1`), so broken references cost the inherited values, never the entry.
+    """
+    lineage = [own]
+    seen = {key.lower()}
+    parent = own.get("crossref") or own.get("xref")
+    while parent and (parent_key := parent.strip().lower()) not in seen:
+        seen.add(parent_key)
+        fields = fields_by_key.get(parent_key)
+        if fields is None:
+            log.debug("crossref to missing entry %r", parent_key)
+            break
+        lineage.append(fields)
+        parent = fields.get("crossref") or fields.get("xref")
+    return lineage
+
+
+def _record(
+    entry: Entry, fields: dict[str, str], lineage: list[dict[str, str]]
+) -> PaperRecord | None:
+    own, parents = lineage[0], lineage[1:]
+    title = _display(_title_field(entry.entry_type.lower(), lineage))
+    if not title:
+        return None
+    author_field = _first(lineage, ("author",))
+    venue = _first([own], _VENUE_FIELDS) or _first(parents, _PARENT_VENUE_FIELDS)
+    year_text = _first(lineage, ("year",)) or _first(lineage, ("date",))
+    year_match = _YEAR.search(year_text or "")
+    archive = (own.get("archiveprefix") or own.get("eprinttype") or "").strip().lower()
+    return PaperRecord(
+        title=title,
+        abstract=own.get("abstract", "").strip(),
+        authors=_authors(author_field or ""),
+        venue=_display(venue) if venue else None,
+        year=int(year_match.group(1)) if year_match else None,
+        ids=identifiers_from(
+            doi=own.get("doi"),
+            arxiv=own.get("arxiv")
+            or own.get("arxivid")
+            or (own.get("eprint") if archive in _ARXIV_PREFIXES else None),
+            openreview=own.get("openreview_id") or own.get("openreview"),
+            url=own.get("url"),
+            mentions=[own[name] for name in _ID_MENTION_FIELDS if name in own],
+        ),
+        entry_type=entry.entry_type.lower(),
+        raw_fields=tuple(fields.items()),
+        line=entry.start_line + 1,
+        citation_key=entry.key or None,
+    )
+
+
+def _title_field(entry_type: str, lineage: list[dict[str, str]]) -> str:
+    """`title` (with its `subtitle`), inherited like biblatex does it.
+
+    A part of a larger work (`@inproceedings`, `@inbook`, an `@article` in a journal)
+    never takes its parent's title: that is its venue. Other children do (a
+    `@softwareversion` of its `@software`, a `@book` volume of a multi-volume work).
+    """
+    sources = lineage[:1] if entry_type in _PARTS_OF_A_WHOLE else lineage
+    for fields in sources:
+        title = fields.get("title", "").strip()
+        if title:
+            subtitle = fields.get("subtitle", "").strip()
+            return f"{title}: {subtitle}" if subtitle else title
+    return ""
+
+
+def _first(lineage: list[dict[str, str]], names: tuple[str, ...]) -> str | None:
+    for fields in lineage:
+        for name in names:
+            if fields.get(name, "").strip():
+                return fields[name]
+    return None
+
+
+def _authors(field: str) -> tuple[str, ...]:
+    """`Last, First and First Last and others` -> ("First Last", "First Last").
+
+    `and others` is BibTeX's "et al."; the list keeps only the people it names.
+    """
+    names = []
+    for name in split_multiple_persons_names(field):
+        if name.strip().lower() == "others":
+            continue
+        parts = parse_single_name_into_parts(name, strict=False)
+        display = _display(parts.merge_first_name_first)
+        if display:
+            names.append(display)
+    return tuple(names)
+
+
+def _display(latex: str) -> str:
+    """LaTeX source as readable Unicode on one line (`Rockt{\\"a}schel` -> Rocktäschel)."""
+    if not _LATEX_MARKUP.search(latex):
+        return collapse_whitespace(latex.translate(_BRACES))
+    return collapse_whitespace(_latex_to_text.latex_to_text(_BARE_PERCENT.sub(r"\\%", latex)))
