@@ -60,18 +60,19 @@ class FullTextIndex:
         """Why the index must be rebuilt for this database generation, or None if fine."""
         if (self.folder / REBUILD_FLAG).exists():
             return "an earlier rebuild was interrupted"
-        if not windex.exists_in(self.folder, indexname=INDEX_NAME):
-            return "the index is missing"
         stamp = self.stamp()
-        if stamp is None:
-            return "the index stamp is missing or unreadable"
-        if stamp.get("schema") != SCHEMA_VERSION:
-            return "the index was built by another version"
-        if stamp.get("generation") != generation:
-            return "the index is older than the library"
         try:
+            if not windex.exists_in(self.folder, indexname=INDEX_NAME):
+                return "the index is missing"
+            if stamp is None:
+                return "the index stamp is missing or unreadable"
+            if stamp.get("schema") != SCHEMA_VERSION:
+                return "the index was built by another version"
+            if stamp.get("generation") != generation:
+                return "the index is older than the library"
             self._open().doc_count()
-        except Exception as error:  # whoosh raises many types for damaged segment files
+        except Exception as error:  # whoosh raises many types for damaged files
+            self._index = None
             return f"the index is damaged ({type(error).__name__})"
         return None
 
@@ -180,13 +181,18 @@ class FullTextIndex:
             suggestion = None if ids else _suggest(searcher, parsed, text)
         return Hits(ids=ids, terms=highlight_terms(parsed), suggestion=suggestion)
 
-    def more_like(self, paper_id: int, count: int = 10) -> list[int]:
+    def more_like(self, paper_id: int, text: str, count: int = 10) -> list[int]:
+        """Papers whose words are most like `text` (the paper's own title and abstract).
+
+        The text comes from the caller because the index stores no copy of it (keeping
+        term vectors for 100,000 abstracts would double the index for one feature).
+        """
         index = self._open()
         with index.searcher() as searcher:
             number = searcher.document_number(id=str(paper_id))
             if number is None:
                 return []
-            similar = searcher.more_like(number, "text", top=count)
+            similar = searcher.more_like(number, "text", text=text, top=count)
             return [int(hit["id"]) for hit in similar]
 
     def indexed_ids(self) -> set[int]:

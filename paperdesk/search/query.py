@@ -19,9 +19,9 @@ from paperdesk.search.schema import FIELD_ALIASES, build_schema
 NUMERIC_FIELDS = ("year", "rating")
 _FIELD_PREFIX = re.compile(r"(?:^|(?<=[\s(]))(?P<name>[A-Za-z_][\w-]*):")
 # `year:2024..2025`, `year:2024..`, `year:..2020`: beets-style ranges users expect.
-_DOTTED_RANGE = re.compile(r"\b(?P<field>\w+):(?P<low>\d*)\.\.(?P<high>\d*)\b")
+_DOTTED_RANGE = re.compile(r"\b(?P<field>\w+):(?P<low>\d*)\.\.(?P<high>\d*)(?![\w.])")
 _NUMERIC_VALUE = re.compile(
-    r"\b(?P<field>year|rating):(?P<value>(?:>=|<=|>|<|=)?[^\s()\[\]{}]*)", re.IGNORECASE
+    r"\b(?P<field>year|rating):(?P<value>[\[{]|(?:>=|<=|>|<|=)?[^\s()\[\]{}]*)", re.IGNORECASE
 )
 
 CHEAT_SHEET = """\
@@ -83,7 +83,7 @@ def _dotted_to_whoosh_range(match: re.Match[str]) -> str:
     high = match["high"] or ""
     if not low and not high:
         raise QueryError(f"{match.group(0)!r} needs a number on at least one side of '..'")
-    return f"{match['field']}:[{low} TO {high}]"
+    return f"{match['field']}:[{' '.join(filter(None, (low, 'TO', high)))}]"
 
 
 def _check_balance(text: str) -> None:
@@ -111,7 +111,7 @@ def _check_fields(text: str) -> None:
 def _check_numbers(text: str) -> None:
     for match in _NUMERIC_VALUE.finditer(text):
         value = match["value"]
-        if value.startswith("["):
+        if value in ("[", "{"):  # a whoosh range; its parser checks the bounds
             continue
         bare = value.lstrip("<>=")
         if not bare.isdigit():

@@ -1,0 +1,109 @@
+"""The whoosh index: ranking, field filters, updates, staleness and rebuild."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paperdesk.search.index import Cancelled, FullTextIndex
+from paperdesk.search.schema import IndexDocument
+
+
+def doc(paper_id: int, title: str, abstract: str = "", **fields: object) -> IndexDocument:
+    values: dict[str, object] = {
+        "authors": ("Yu Sun",),
+        "note": "",
+        "tags": (),
+        "venue": "ICML",
+        "year": 2025,
+        "status": "new",
+        "rating": 0,
+        "shortlists": (),
+    }
+    values.update(fields)
+    return IndexDocument(id=paper_id, title=title, abstract=abstract, **values)  # type: ignore[arg-type]
+
+
+DOCS = [
+    doc(1, "Learning to (Learn at Test Time)", "RNNs with expressive hidden states via test-time training of the hidden state.", tags=("ml/rnn",), rating=5, status="to-read"),
+    doc(2, "Scaling laws for inference", "Inference-aware scaling laws for training language models.", year=2024, authors=("Ann Müller",)),
+    doc(3, "Mamba", "Selective state space models for long context.", tags=("ml/ssm",), shortlists=("ICML reading group",), note="Compare with TTT"),
+    doc(4, "Decision trees on manifolds", "Random forests in product manifolds.", venue="AISTATS", year=2023, rating=3),
+]
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> FullTextIndex:
+    idx = FullTextIndex(tmp_path / "index")
+    idx.rebuild([DOCS], generation=7, total=len(DOCS))
+    yield idx
+    idx.close()
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("test-time training", [1]),
+        ('"hidden state"', [1]),
+        ("tag:ml", [1, 3]),
+        ("tag:ml/rnn", [1]),
+        ("rating:>=4", [1]),
+        ("rating:>=3", [1, 4]),
+        ("year:2024..2025", [1, 2, 3]),
+        ("year:2023", [4]),
+        ("venue:aistats", [4]),
+        ("status:to-read", [1]),
+        ('in:"ICML reading group"', [3]),
+        ("author:muller", [2]),
+        ("note:ttt", [3]),
+        ("manifold*", [4]),
+        ("mambo~", [3]),
+        ("scaling NOT inference", []),
+        ("forests OR mamba", [3, 4]),
+    ],
+)
+def test_queries_find_the_right_papers(index: FullTextIndex, query: str, expected: list[int]) -> None:
+    assert sorted(index.search(query).ids) == expected
+
+
+def test_ranking_puts_the_best_match_first(index: FullTextIndex) -> None:
+    assert index.search("state").ids == [1, 3]  # "hidden state(s)" twice beats once
+
+
+def test_updates_and_deletes_take_effect(index: FullTextIndex) -> None:
+    index.update([doc(4, "Decision trees", "now about transformers")], deleted_ids=[3], generation=8)
+    assert index.search("transformers").ids == [4]
+    assert index.search("mamba").ids == []
+    assert index.why_stale(8) is None
+    assert index.why_stale(9) == "the index is older than the library"
+
+
+def test_did_you_mean_when_nothing_matches(index: FullTextIndex) -> None:
+    hits = index.search("forrests")
+    assert hits.ids == [] and hits.suggestion == "forest"
+
+
+# whoosh itself leaves the handle of a damaged TOC file open; that is not ours to close.
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
+def test_missing_and_corrupt_indexes_are_stale(tmp_path: Path, index: FullTextIndex) -> None:
+    assert index.why_stale(7) is None
+    index.close()
+    for toc in index.folder.glob("*.toc"):
+        toc.write_bytes(b"garbage")
+    assert "damaged" in (FullTextIndex(index.folder).why_stale(7) or "")
+    fresh = FullTextIndex(tmp_path / "elsewhere")
+    assert fresh.why_stale(0) == "the index is missing"
+
+
+def test_a_cancelled_rebuild_leaves_the_flag_so_it_is_redone(tmp_path: Path) -> None:
+    idx = FullTextIndex(tmp_path / "index")
+    with pytest.raises(Cancelled):
+        idx.rebuild([DOCS, DOCS], generation=1, total=8, cancelled=lambda: True)
+    assert idx.why_stale(1) == "an earlier rebuild was interrupted"
+
+
+def test_more_like_this(index: FullTextIndex) -> None:
+    similar = index.more_like(2, "scaling laws for training language models")
+    assert similar and 2 not in similar
