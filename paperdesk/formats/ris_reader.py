@@ -1,0 +1,168 @@
+"""Reading RIS files (EndNote, Zotero, Web of Science, publishers) into paper records.
+
+rispy knows what the tags mean; this module cuts the file into records first, so each
+record keeps its line number and one broken record cannot take the others with it.
+Real exports are looser than the spec: `TY - JOUR` with one space, `ER  -` with no
+trailing blank, a missing final `ER`, a byte-order mark; all are read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from rispy import RisParser
+
+from paperdesk.core.models import PaperRecord
+from paperdesk.core.text import collapse_whitespace
+from paperdesk.formats.base import Problem, ReadResult, result_or_error
+from paperdesk.formats.identifiers import identifiers_from
+
+FORMAT = "ris"
+
+# `XY  - value` as the spec says, or with any run of blanks around the dash.
+_TAG_LINE = re.compile(r"^([A-Z][A-Z0-9])[ \t]*-(?:[ \t]+(.*?))?[ \t]*$")
+_YEAR = re.compile(r"\b(\d{4})\b")
+
+# rispy's names for the tags, in the order they are trusted.
+_TITLES = ("title", "primary_title", "translated_title", "short_title")
+_AUTHORS = ("authors", "first_authors")
+_VENUES = ("secondary_title", "alternate_title3", "journal_name", "alternate_title2")
+_YEARS = ("year", "publication_year", "date")
+_ABSTRACTS = ("abstract", "notes_abstract")
+
+
+class _LenientRisParser(RisParser):
+    """rispy's parser, accepting the separators real exports use (see `_TAG_LINE`)."""
+
+    def parse_line(self, line: str) -> tuple[str, str] | tuple[None, str]:
+        match = _TAG_LINE.match(line)
+        if match is None:
+            return (None, line.strip())
+        return (match.group(1), match.group(2) or "")
+
+
+@dataclass
+class _Chunk:
+    """The lines of one record, from its `TY` line to its `ER` line."""
+
+    line: int
+    lines: list[str] = field(default_factory=list)
+
+
+def read_ris(text: str, file_name: str) -> ReadResult:
+    """Records for every `TY ... ER` block with a title; Problems for the others."""
+    records: list[PaperRecord] = []
+    problems: list[Problem] = []
+    for chunk in _chunks(text.lstrip("\ufeff"), file_name, problems):
+        parsed = _LenientRisParser().parse_lines(iter(chunk.lines))
+        record = _record(parsed[0], chunk) if parsed else None
+        if record is None:
+            problems.append(Problem(file_name, chunk.line, "no title (no TI or T1 line)"))
+        else:
+            records.append(record)
+    return result_or_error(file_name, FORMAT, file_name, records, problems, "RIS records")
+
+
+def _chunks(text: str, file_name: str, problems: list[Problem]) -> Iterator[_Chunk]:
+    """Each record's lines; tag lines outside any record become one Problem per run."""
+    current: _Chunk | None = None
+    stray_since: int | None = None
+    for number, line in enumerate(text.split("\n"), start=1):
+        match = _TAG_LINE.match(line.strip())
+        tag = match.group(1) if match else None
+        if tag == "TY":
+            if current is not None:  # the previous record never got its `ER`
+                yield _closed(current)
+            current = _Chunk(number, [line.strip()])
+            stray_since = None
+        elif current is not None:
+            current.lines.append(line)
+            if tag == "ER":
+                yield current
+                current = None
+        elif tag is not None and stray_since is None:
+            stray_since = number
+            reason = "fields outside any record: a RIS record must start with a 'TY  - ' line"
+            problems.append(Problem(file_name, number, reason))
+    if current is not None:
+        yield _closed(current)
+
+
+def _closed(chunk: _Chunk) -> _Chunk:
+    chunk.lines.append("ER  - ")
+    return chunk
+
+
+def _record(fields: dict, chunk: _Chunk) -> PaperRecord | None:
+    title = _first_text(fields, _TITLES)
+    if not title:
+        return None
+    year = _YEAR.search(_first_text(fields, _YEARS))
+    urls = [url for url in fields.get("urls", []) if url]
+    return PaperRecord(
+        title=title,
+        abstract=_first_text(fields, _ABSTRACTS, collapse=False),
+        authors=tuple(_first_name_first(name) for name in _names(fields)),
+        venue=_first_text(fields, _VENUES) or None,
+        year=int(year.group(1)) if year else None,
+        ids=identifiers_from(
+            doi=_text(fields.get("doi")),
+            url=urls[0] if urls else None,
+            mentions=[*urls[1:], _text(fields.get("note")), *fields.get("notes", [])],
+        ),
+        entry_type=_text(fields.get("type_of_reference")) or None,
+        raw_fields=tuple(_raw_fields(chunk.lines)),
+        line=chunk.line,
+        citation_key=_text(fields.get("id")) or None,
+    )
+
+
+def _text(value: object) -> str:
+    """rispy gives a string, or a list when a tag repeats; the first one counts."""
+    if isinstance(value, list):
+        return str(value[0]).strip() if value else ""
+    return str(value).strip() if value is not None else ""
+
+
+def _first_text(fields: dict, names: tuple[str, ...], collapse: bool = True) -> str:
+    for name in names:
+        value = _text(fields.get(name))
+        if value:
+            return collapse_whitespace(value) if collapse else value
+    return ""
+
+
+def _names(fields: dict) -> list[str]:
+    for name in _AUTHORS:
+        people = [person.strip() for person in fields.get(name, []) if person.strip()]
+        if people:
+            return people
+    return []
+
+
+def _first_name_first(name: str) -> str:
+    """RIS writes `Last, First[, Suffix]`: `Shannon, Claude E.` -> `Claude E. Shannon`."""
+    parts = [part.strip() for part in name.split(",")]
+    if len(parts) == 2 and all(parts):
+        return f"{parts[1]} {parts[0]}"
+    if len(parts) == 3 and all(parts):
+        return f"{parts[1]} {parts[0]} {parts[2]}"
+    return collapse_whitespace(name)
+
+
+def _raw_fields(lines: list[str]) -> Iterator[tuple[str, str]]:
+    """(tag, value) as written, continuation lines joined on to their tag's value."""
+    tag, values = None, []
+    for line in lines:
+        match = _TAG_LINE.match(line.strip())
+        if match is None:
+            if tag is not None and line.strip():
+                values.append(line.strip())
+            continue
+        if tag is not None:
+            yield tag, "\n".join(values)
+        tag, values = match.group(1), [match.group(2) or ""]
+    if tag is not None and tag != "ER":
+        yield tag, "\n".join(values)
