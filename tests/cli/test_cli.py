@@ -1,0 +1,118 @@
+"""The command line through its entry point, as a user types it (issue #2's session)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SEEDS = sorted((ROOT / "seeds").glob("*.txt"))
+
+
+def run(library: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONWARNINGS": "error"}
+    env.pop("PAPERDESK_LIBRARY", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "paperdesk", "--library", str(library), *args],
+        capture_output=True, text=True, env=env, cwd=ROOT, check=False,
+    )
+    if check:
+        assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    return result
+
+
+@pytest.fixture(scope="module")
+def triage(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    library = tmp_path_factory.mktemp("cli") / "triage"
+    out = run(library, "import", *map(str, SEEDS)).stdout
+    assert "19 added" in out
+    return library
+
+
+def test_the_issue_session_works_verbatim(triage: Path) -> None:
+    ttt_search = run(triage, "search", "test-time training", "--json").stdout
+    first = json.loads(ttt_search)[0]
+    assert first["abstract"].startswith("Self-attention performs well in long context")
+    assert run(triage, "tag", "12", "--add", "rnn", "--add", "long-context").stdout.startswith(
+        "Add tag rnn, long-context"
+    )
+    run(triage, "rate", "12", "5")
+    run(triage, "status", "12", "to-read")
+    run(triage, "note", "12", "--set", "Compare with Mamba; read §3 first")
+    run(triage, "shortlist", "create", "ICML reading group")
+    run(triage, "shortlist", "add", "ICML reading group", "12", "7")
+    listed = json.loads(run(triage, "list", "--query", "tag:rnn rating:>=4", "--json").stdout)
+    assert [p["id"] for p in listed] == [12]
+    paper = listed[0]
+    assert set(paper) >= {
+        "id", "title", "title_is_derived", "authors", "venue", "year", "status", "rating",
+        "tags", "shortlists", "note", "abstract",
+    }
+    assert (paper["rating"], paper["status"], paper["tags"]) == (5, "to-read", ["long-context", "rnn"])
+    assert paper["shortlists"] == ["ICML reading group"] and paper["note"].startswith("Compare")
+    stats = run(triage, "stats").stdout
+    assert "Papers    38" in stats and "Rated     1 " in stats
+
+
+def test_human_output_fits_80_columns(triage: Path) -> None:
+    for args in (("list",), ("show", "12"), ("stats",), ("search", "graph")):
+        out = run(triage, *args).stdout
+        assert max(len(line) for line in out.splitlines()) <= 80, args
+
+
+def test_malformed_query_exits_2_with_one_line(triage: Path) -> None:
+    result = run(triage, "search", '"unclosed', check=False)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "quotation mark" in result.stderr
+
+
+def test_errors_go_to_stderr_with_non_zero_status(triage: Path) -> None:
+    for args, message in (
+        (("rate", "12", "9"), "rating must be between 0 and 5"),
+        (("status", "12", "maybe"), "unknown status"),
+        (("show", "9999"), "no paper with id 9999"),
+        (("shortlist", "add", "nope", "1"), "no shortlist named 'nope'"),
+        (("import", str(ROOT / "missing.bib")), "missing.bib"),
+    ):
+        result = run(triage, *args, check=False)
+        assert result.returncode == 1, args
+        assert message in result.stderr, (args, result.stderr)
+
+
+def test_undo_and_history(triage: Path) -> None:
+    run(triage, "rate", "3", "2")
+    assert "Undo Rate 2 stars" in run(triage, "undo").stdout
+    assert "Redo Rate 2 stars" in run(triage, "redo").stdout
+    assert "Rate 2 stars" in run(triage, "history").stdout
+
+
+def test_reindex_and_check(triage: Path) -> None:
+    assert "indexed 38 papers" in run(triage, "reindex").stdout
+    assert run(triage, "check").stdout.startswith("ok")
+    shutil.rmtree(triage / "index")
+    assert run(triage, "check").stdout.startswith("ok")  # rebuilt automatically on open
+
+
+def test_library_from_environment_variable(tmp_path: Path) -> None:
+    env = {**os.environ, "PAPERDESK_LIBRARY": str(tmp_path / "envlib")}
+    result = subprocess.run(
+        [sys.executable, "-m", "paperdesk", "stats", "--json"],
+        capture_output=True, text=True, env=env, cwd=ROOT, check=True,
+    )
+    assert json.loads(result.stdout)["papers"] == 0
+    assert (tmp_path / "envlib" / "library.sqlite3").exists()
+
+
+def test_console_script_is_installed() -> None:
+    beside_python = Path(sys.executable).parent / "paperdesk"
+    script = str(beside_python) if beside_python.exists() else shutil.which("paperdesk")
+    assert script, "pip install -e . provides the paperdesk command"
+    result = subprocess.run([script, "--version"], capture_output=True, text=True, check=True)
+    assert result.stdout.startswith("paperdesk ")

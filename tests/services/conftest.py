@@ -1,0 +1,48 @@
+"""A library folder made from the real seed lists, shared by the service tests."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from paperdesk.services import importing
+from paperdesk.services.desk import Desk
+
+SEEDS = sorted((Path(__file__).resolve().parents[2] / "seeds").glob("*.txt"))
+
+
+@pytest.fixture(scope="session")
+def seeded_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Import the seeds once per session; tests get a private copy of the folder."""
+    folder = tmp_path_factory.mktemp("seeded") / "library"
+    with Desk.open(folder) as desk:
+        report = importing.import_files(desk, SEEDS)
+        assert not report.failed, report.summary()
+    return folder
+
+
+@pytest.fixture
+def desk(seeded_template: Path, tmp_path: Path) -> Desk:
+    folder = tmp_path / "library"
+    shutil.copytree(seeded_template, folder)
+    opened = Desk.open(folder)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def empty_desk(tmp_path: Path) -> Desk:
+    opened = Desk.open(tmp_path / "empty")
+    yield opened
+    opened.close()
+
+
+def paper_with(desk: Desk, phrase: str) -> int:
+    """The id of the seed paper whose abstract starts with `phrase`."""
+    for batch in desk.library.iter_papers():
+        for paper in batch:
+            if paper.abstract.startswith(phrase):
+                return paper.id
+    raise AssertionError(f"no seed abstract starts with {phrase!r}")
