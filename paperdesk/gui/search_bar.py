@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -16,37 +17,27 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.gui.resources import icon
+from paperdesk.search.query import CHEAT_SHEET
 
 TYPING_DELAY_MS = 250
-
-# The query syntax as a user needs it; the search layer owns the grammar (DESIGN §4).
-CHEAT_SHEET = [
-    ("transformer attention", "papers with both words (anywhere)"),
-    ('"graph neural"', "the exact phrase"),
-    ("rnn OR lstm", "either word"),
-    ("diffusion NOT image", "leave out papers with a word"),
-    ("(rnn OR lstm) speech", "group with parentheses"),
-    ("optim*", "words starting with optim"),
-    ("robustnes~", "fuzzy: close spellings too"),
-    ("title:bandit", "search one field: title, abstract, author, venue, note"),
-    ("author:bengio", "papers by an author"),
-    ("tag:rnn  tag:ml/vision", "papers with a tag (a/b is a sub-tag)"),
-    ("status:to-read", "new, skimmed, to-read, read, discarded"),
-    ("rating:>=4", "rated 4 stars or more"),
-    ("year:2024..2025", "a range of years"),
-    ('in:"My shortlist"', "papers in a shortlist"),
-]
+_COLUMNS = re.compile(r"^(.*\S)\s{3,}(\S.*)$")
 
 
 def cheat_sheet_html() -> str:
-    rows = "".join(
-        f"<tr><td><code>{html.escape(example)}</code></td><td>{html.escape(meaning)}</td></tr>"
-        for example, meaning in CHEAT_SHEET
-    )
+    """The search layer's own cheat sheet (it owns the grammar) as a two-column table."""
+    rows = []
+    for line in CHEAT_SHEET.splitlines():
+        # Columns are aligned with 3+ spaces; examples themselves may hold two.
+        match = _COLUMNS.match(line)
+        example, meaning = match.groups() if match else (line, "")
+        rows.append(
+            f"<tr><td><code>{html.escape(example).replace('  ', '&nbsp; ')}</code></td>"
+            f"<td>{html.escape(meaning)}</td></tr>"
+        )
     return (
         "<b>Search syntax</b>"
-        f"<table cellspacing='0' cellpadding='3'>{rows}</table>"
-        "<p>Words are matched with and without endings; results update as you type.</p>"
+        f"<table cellspacing='0' cellpadding='3'>{''.join(rows)}</table>"
+        "<p>Results update as you type.</p>"
     )
 
 

@@ -107,7 +107,7 @@ class SerialWorker(QThread):
             if job is _STOP:
                 return
             assert isinstance(job, Job)
-            if job.is_cancelled() or self.is_superseded(job):
+            if self.is_superseded(job):
                 self.failed_job.emit(job.id, None)
                 continue
             try:
@@ -121,8 +121,10 @@ class SerialWorker(QThread):
 class TaskRunner(QObject):
     """Submits jobs to the writer or the reader thread and calls back on the GUI thread.
 
-    Callbacks of a job that was cancelled or superseded are not called. Errors without
-    an `on_error` go to `unhandled_error`, which the window turns into a message.
+    Cancelling is a request the job honours by checking `is_cancelled`; what it returns
+    then (an import reports what it did and what it skipped) is still delivered. A
+    superseded search never runs, or is never delivered if it already ran. Errors
+    without an `on_error` go to `unhandled_error`, which the window turns into a message.
     """
 
     busy_changed = Signal(bool)
@@ -178,15 +180,14 @@ class TaskRunner(QObject):
         return any(worker is self.writer for _, worker in self._pending.values())
 
     def _take(self, job_id: int) -> Job | None:
+        """The finished job, or None when its result is no longer wanted (superseded)."""
         entry = self._pending.pop(job_id, None)
         if not self._pending:
             self.busy_changed.emit(False)
         if entry is None:
             return None
         job, worker = entry
-        if job.is_cancelled() or worker.is_superseded(job):
-            return None
-        return job
+        return None if worker.is_superseded(job) else job
 
     def _on_finished(self, job_id: int, result: object) -> None:
         job = self._take(job_id)

@@ -1,0 +1,144 @@
+"""Starting the desktop app, and rendering its window to a PNG (`--screenshot`)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtWidgets import QApplication
+
+from paperdesk import __version__
+from paperdesk.gui.dialogs import ErrorReporter
+from paperdesk.gui.main_window import MainWindow
+from paperdesk.gui.resources import app_icon, style_sheet
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SCREENSHOT_SIZE = (1400, 900)
+SCREENSHOT_TIMEOUT_MS = 180_000
+# After the data is in, let layouts settle and the table paint before grabbing.
+SETTLE_MS = 300
+
+
+def application() -> QApplication:
+    """The QApplication (created if needed) with the app's name, icon and style sheet."""
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication([sys.argv[0]])
+    assert isinstance(app, QApplication)
+    app.setOrganizationName("paperdesk")
+    app.setApplicationName("paperdesk")
+    app.setApplicationDisplayName("Paperdesk")
+    app.setApplicationVersion(__version__)
+    app.setDesktopFileName("paperdesk")
+    app.setWindowIcon(app_icon())
+    app.setStyleSheet(style_sheet())
+    return app
+
+
+def install_error_hook(errors: ErrorReporter) -> None:
+    """An exception escaping a Qt slot is logged and shown once; the app keeps running."""
+
+    def hook(kind, error, traceback) -> None:
+        if issubclass(kind, KeyboardInterrupt):
+            sys.__excepthook__(kind, error, traceback)
+            return
+        errors.report("An action", error.with_traceback(traceback))
+
+    sys.excepthook = hook
+
+
+def run_gui(
+    library_dir: Path,
+    screenshot: Path | None = None,
+    size: tuple[int, int] | None = None,
+    query: str | None = None,
+    select: int | None = None,
+) -> int:
+    """Open the main window on `library_dir`; with `screenshot`, render it to a PNG instead."""
+    if screenshot is not None and not os.environ.get("QT_QPA_PLATFORM"):
+        # A screenshot needs no screen: render offscreen unless told otherwise.
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    app = application()
+    if screenshot is not None:
+        return render_screenshot(
+            Path(library_dir), Path(screenshot), size or DEFAULT_SCREENSHOT_SIZE, query, select
+        )
+    window = MainWindow(Path(library_dir), QSettings())
+    install_error_hook(window.errors)
+    if query:
+        window.search_bar.field.setText(query)
+    window.pending_select = select
+    window.show()
+    return app.exec()
+
+
+def render_screenshot(
+    library_dir: Path,
+    output: Path,
+    size: tuple[int, int],
+    query: str | None,
+    select: int | None,
+) -> int:
+    """Render the window at `size` once the table and detail pane are filled; 0 on success.
+
+    Uses throwaway settings, so neither the user's saved window layout shapes the
+    picture nor the picture's layout is saved for the user.
+    """
+    app = QApplication.instance()
+    assert app is not None
+    outcome = {"code": 1}
+    with tempfile.TemporaryDirectory(prefix="paperdesk-screenshot-") as scratch:
+        settings = QSettings(str(Path(scratch) / "settings.ini"), QSettings.Format.IniFormat)
+        window = MainWindow(library_dir, settings, offer_demo=False)
+        if query:
+            window.search_bar.field.setText(query)
+        window.pending_select = select
+        window.resize(*size)
+        window.show()
+
+        def grab() -> None:
+            outcome["code"] = save_window_png(window, output, size)
+            app.quit()
+
+        def on_search_applied() -> None:
+            window.search_applied.disconnect(on_search_applied)
+            QTimer.singleShot(SETTLE_MS, grab)
+
+        def fail(message: str) -> None:
+            log.error("no screenshot: %s", message)
+            app.quit()
+
+        window.search_applied.connect(on_search_applied)
+        window.failed.connect(fail)
+        timeout = QTimer(window)
+        timeout.setSingleShot(True)
+        timeout.timeout.connect(
+            lambda: fail(f"the window was not ready within {SCREENSHOT_TIMEOUT_MS // 1000} s")
+        )
+        timeout.start(SCREENSHOT_TIMEOUT_MS)
+        app.exec()
+        timeout.stop()
+        window.close()
+    return outcome["code"]
+
+
+def save_window_png(window: MainWindow, output: Path, size: tuple[int, int]) -> int:
+    pixmap = window.grab()
+    if (pixmap.width(), pixmap.height()) != size:
+        # High-DPI screens grab at device pixels; the PNG is promised at `size`.
+        pixmap = pixmap.scaled(
+            *size,
+            Qt.AspectRatioMode.IgnoreAspectRatio,
+            Qt.TransformationMode.SmoothTransformation,
+        )
+    output.parent.mkdir(parents=True, exist_ok=True)
+    if not pixmap.save(str(output), "PNG"):
+        log.error("could not write %s", output)
+        return 1
+    log.info("wrote %s (%dx%d)", output, *size)
+    return 0

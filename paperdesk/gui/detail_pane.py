@@ -1,0 +1,367 @@
+"""The detail pane: one paper to read and annotate, or a summary of a multi-selection.
+
+It never writes to the library itself: every edit is a signal the window turns into a
+service call on the writer thread, and the pane is redrawn from the `Changes` it gets
+back. So a change shows up the same way whether it came from here, a key or an undo.
+"""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QScrollArea,
+    QSplitter,
+    QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from paperdesk.core.models import Identifiers, Paper, Status
+from paperdesk.formats import richtext
+from paperdesk.gui.note_editor import NoteEditor
+from paperdesk.gui.resources import icon
+from paperdesk.gui.sidebar import STATUS_LABELS
+from paperdesk.gui.star_rating import StarRating
+from paperdesk.gui.tag_chips import TagChips
+
+
+def paper_links(ids: Identifiers) -> list[tuple[str, str]]:
+    """(label, url) for each external id a paper has."""
+    links = []
+    if ids.doi:
+        links.append(("DOI", f"https://doi.org/{ids.doi}"))
+    if ids.arxiv:
+        links.append(("arXiv", f"https://arxiv.org/abs/{ids.arxiv}"))
+    if ids.openreview:
+        links.append(("OpenReview", f"https://openreview.net/forum?id={ids.openreview}"))
+    if ids.url:
+        links.append(("Web page", ids.url))
+    return links
+
+
+def links_html(ids: Identifiers) -> str:
+    return " · ".join(
+        f"<a href='{html.escape(url, quote=True)}'>{html.escape(label)}</a>"
+        for label, url in paper_links(ids)
+    )
+
+
+def section_label(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setObjectName("sectionLabel")
+    return label
+
+
+def wrapping_label(object_name: str, rich: bool = False) -> QLabel:
+    label = QLabel()
+    label.setObjectName(object_name)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
+    label.setTextInteractionFlags(
+        Qt.TextInteractionFlag.TextSelectableByMouse
+        | Qt.TextInteractionFlag.LinksAccessibleByMouse
+        | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+    )
+    label.setOpenExternalLinks(True)
+    return label
+
+
+class StatusChooser(QComboBox):
+    """Status picker; `chosen` fires only when the user picks one."""
+
+    chosen = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Status")
+        self.setPlaceholderText("Mixed")
+        for status, label in STATUS_LABELS.items():
+            self.addItem(icon(f"status-{status.value}"), label, status)
+        self.activated.connect(lambda row: self.chosen.emit(self.itemData(row)))
+
+    def set_status(self, status: Status | None) -> None:
+        self.setCurrentIndex(-1 if status is None else self.findData(status))
+
+
+class TitleEditor(QWidget):
+    """The title as wrapped text; F2, double-click or the pen button edit it in place."""
+
+    edited = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.label = wrapping_label("detailTitle")
+        self.label.setAccessibleName("Title")
+        self.line = QLineEdit()
+        self.line.setAccessibleName("Edit title")
+        self.line.hide()
+        self.edit_button = QToolButton()
+        self.edit_button.setIcon(icon("edit"))
+        self.edit_button.setAutoRaise(True)
+        self.edit_button.setToolTip("Edit the title (F2)")
+        self.edit_button.setAccessibleName("Edit title")
+        self.edit_button.clicked.connect(self.start_editing)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        column = QVBoxLayout()
+        column.addWidget(self.label)
+        column.addWidget(self.line)
+        layout.addLayout(column, 1)
+        layout.addWidget(self.edit_button, 0, Qt.AlignmentFlag.AlignTop)
+        self.line.returnPressed.connect(self._commit)
+        self.line.installEventFilter(self)
+        self.label.installEventFilter(self)
+        self._title = ""
+
+    def set_title(self, title: str, derived: bool) -> None:
+        self._title = title
+        self.label.setText(title)
+        self.label.setProperty("derived", derived)
+        self.label.style().unpolish(self.label)
+        self.label.style().polish(self.label)
+        self._stop_editing()
+
+    def is_editing(self) -> bool:
+        return not self.line.isHidden()
+
+    def start_editing(self) -> None:
+        self.line.setText(self._title)
+        self.label.hide()
+        self.line.show()
+        self.line.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.line.selectAll()
+
+    def _stop_editing(self) -> None:
+        self.line.hide()
+        self.label.show()
+
+    def _commit(self) -> None:
+        if not self.is_editing():
+            return
+        title = " ".join(self.line.text().split())
+        self._stop_editing()
+        if title and title != self._title:
+            self.edited.emit(title)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.line:
+            if event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Escape:
+                self._stop_editing()
+                return True
+            if event.type() == QEvent.Type.FocusOut:
+                self._commit()
+        elif watched is self.label and event.type() == QEvent.Type.MouseButtonDblClick:
+            self.start_editing()
+            return True
+        return super().eventFilter(watched, event)
+
+
+class SinglePaperView(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = TitleEditor()
+        self.derived_hint = QLabel(
+            "Title taken from the abstract's first sentence; press F2 to give the real one."
+        )
+        self.derived_hint.setObjectName("detailMeta")
+        self.derived_hint.setWordWrap(True)
+        self.authors = wrapping_label("detailAuthors")
+        self.meta = wrapping_label("detailMeta", rich=True)
+        self.stars = StarRating()
+        self.status = StatusChooser()
+        self.tags = TagChips()
+        self.abstract = wrapping_label("detailAbstract", rich=True)
+        self.abstract.setAccessibleName("Abstract")
+
+        controls = QHBoxLayout()
+        controls.addWidget(self.stars)
+        controls.addWidget(self.status)
+        controls.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.derived_hint)
+        layout.addWidget(self.authors)
+        layout.addWidget(self.meta)
+        layout.addLayout(controls)
+        layout.addWidget(self.tags)
+        layout.addWidget(section_label("Abstract"))
+        layout.addWidget(self.abstract)
+        layout.addStretch(1)
+
+
+class ManyPapersView(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.heading = QLabel()
+        self.heading.setObjectName("detailTitle")
+        self.stars = StarRating()
+        self.status = StatusChooser()
+        self.tags = TagChips()
+        hint = QLabel(
+            "Changes here apply to every selected paper. Drag the papers onto a shortlist "
+            "or a tag in the sidebar to add them there."
+        )
+        hint.setObjectName("detailMeta")
+        hint.setWordWrap(True)
+        controls = QHBoxLayout()
+        controls.addWidget(self.stars)
+        controls.addWidget(self.status)
+        controls.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.heading)
+        layout.addLayout(controls)
+        layout.addWidget(self.tags)
+        layout.addWidget(hint)
+        layout.addStretch(1)
+
+
+class DetailPane(QSplitter):
+    """Signals carry what the user did; the window applies it to the selected papers."""
+
+    title_edited = Signal(int, str)
+    rating_chosen = Signal(int)
+    status_chosen = Signal(object)
+    tag_added = Signal(str)
+    tag_removed = Signal(str)
+
+    # Above this many selected papers, per-tag counts are not worth reading every row.
+    MAX_SUMMARISED = 2000
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(Qt.Orientation.Vertical, parent)
+        self.setObjectName("detailPane")
+        self.single = SinglePaperView()
+        self.many = ManyPapersView()
+        self.empty = QLabel("Select a paper to read its abstract, rate, tag and annotate it.")
+        self.empty.setObjectName("detailMeta")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.pages = QStackedWidget()
+        for page in (self.empty, self.single, self.many):
+            self.pages.addWidget(page)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setWidget(self.pages)
+        self.notes = NoteEditor()
+        self.addWidget(self.scroll)
+        self.addWidget(self.notes)
+        self.setStretchFactor(0, 3)
+        self.setStretchFactor(1, 1)
+        self.setChildrenCollapsible(False)
+
+        self._paper: Paper | None = None
+        self._terms: tuple[str, ...] = ()
+        for view in (self.single, self.many):
+            view.stars.rating_changed.connect(self.rating_chosen)
+            view.status.chosen.connect(self.status_chosen)
+            view.tags.tag_added.connect(self.tag_added)
+            view.tags.tag_removed.connect(self.tag_removed)
+        self.single.title.edited.connect(self._on_title_edited)
+        self.show_nothing()
+
+    def paper(self) -> Paper | None:
+        return self._paper
+
+    def show_nothing(self, message: str | None = None) -> None:
+        self._paper = None
+        if message:
+            self.empty.setText(message)
+        self.pages.setCurrentWidget(self.empty)
+        self.notes.show_note(None, "")
+        self.notes.setEnabled(False)
+
+    def show_paper(self, paper: Paper, tag_colours: Mapping[str, str | None]) -> None:
+        view = self.single
+        same_paper = self._paper is not None and self._paper.id == paper.id
+        self._paper = paper
+        view.title.set_title(paper.title, paper.title_is_derived)
+        view.derived_hint.setVisible(paper.title_is_derived)
+        view.authors.setText("; ".join(paper.authors) or "Authors unknown")
+        venue = " ".join(str(part) for part in (paper.venue, paper.year) if part)
+        meta = [html.escape(venue)] if venue else []
+        if paper.citation_key:
+            meta.append(f"<code>{html.escape(paper.citation_key)}</code>")
+        if links := links_html(paper.ids):
+            meta.append(links)
+        view.meta.setText(" · ".join(meta))
+        view.meta.setVisible(bool(meta))
+        view.stars.set_rating(paper.rating)
+        view.status.set_status(paper.status)
+        view.tags.set_tags(paper.tags, tag_colours)
+        self._render_abstract()
+        self.pages.setCurrentWidget(view)
+        if not same_paper:
+            self.scroll.verticalScrollBar().setValue(0)
+        self.notes.setEnabled(True)
+        self.notes.show_note(paper.id, paper.note)
+
+    def show_many(
+        self,
+        count: int,
+        papers: Sequence[Paper] | None,
+        tag_colours: Mapping[str, str | None],
+    ) -> None:
+        """A multi-selection; `papers` is None when there are too many to summarise."""
+        view = self.many
+        self._paper = None
+        self.notes.show_note(None, "")
+        self.notes.setEnabled(False)
+        view.heading.setText(f"{count:,} papers selected")
+        if papers:
+            ratings = {p.rating for p in papers}
+            statuses = {p.status for p in papers}
+            tag_counts = Counter(tag for p in papers for tag in p.tags)
+            view.stars.set_rating(ratings.pop() if len(ratings) == 1 else 0)
+            view.status.set_status(statuses.pop() if len(statuses) == 1 else None)
+            view.tags.set_tags(list(tag_counts), tag_colours, tag_counts, len(papers))
+        else:
+            view.stars.set_rating(0)
+            view.status.set_status(None)
+            view.tags.set_tags([], tag_colours)
+        self.pages.setCurrentWidget(view)
+
+    def set_known_tags(self, names: Sequence[str]) -> None:
+        self.single.tags.set_known_tags(names)
+        self.many.tags.set_known_tags(names)
+
+    def set_highlight(self, terms: Sequence[str]) -> None:
+        self._terms = tuple(terms)
+        if self._paper is not None:
+            self._render_abstract()
+
+    def _render_abstract(self) -> None:
+        assert self._paper is not None
+        abstract = self._paper.abstract.strip()
+        if abstract:
+            self.single.abstract.setText(richtext.to_html(abstract, self._terms))
+        else:
+            self.single.abstract.setText("<i>No abstract.</i>")
+
+    def edit_title(self) -> None:
+        if self._paper is not None:
+            self.single.title.start_editing()
+
+    def focus_tags(self) -> None:
+        view = self.single if self.pages.currentWidget() is self.single else self.many
+        view.tags.input.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def focus_note(self) -> None:
+        if self._paper is not None:
+            self.notes.setCurrentWidget(self.notes.editor)
+            self.notes.editor.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _on_title_edited(self, title: str) -> None:
+        if self._paper is not None:
+            self.title_edited.emit(self._paper.id, title)

@@ -1,0 +1,363 @@
+"""The sidebar: All papers, by status, shortlists, the tag tree, saved searches, imports.
+
+Picking an entry sets the table's scope (`scope_changed`). Papers dragged from the
+table onto a shortlist or a tag are added to it (`papers_dropped`). Right-click menus
+and the section's own commands are reported through `command`, which the window
+answers (asking for names and colours through its Asker).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QAbstractItemView, QMenu, QTreeView, QWidget
+
+from paperdesk.core.models import ImportBatch, SavedSearch, ShortlistInfo, Status, TagInfo
+from paperdesk.gui.paper_table_model import PAPER_IDS_MIME, decode_paper_ids
+from paperdesk.gui.resources import icon
+
+
+class Kind(StrEnum):
+    ALL = "all"
+    STATUS = "status"
+    SHORTLIST = "shortlist"
+    TAG = "tag"
+    SAVED = "saved"
+    IMPORT = "import"
+    SECTION = "section"
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What the table shows before the search text narrows it.
+
+    `value` is a status, shortlist, tag or saved-search name, or an import batch id.
+    """
+
+    kind: Kind = Kind.ALL
+    value: str = ""
+
+    def query(self) -> str:
+        """The scope as a query fragment, for scopes the search syntax can express."""
+        if self.kind == Kind.STATUS:
+            return f"status:{self.value}"
+        if self.kind == Kind.TAG:
+            return f'tag:"{self.value}"'
+        return ""
+
+
+@dataclass(frozen=True)
+class SidebarData:
+    """Everything the sidebar shows, read in one go from the library."""
+
+    total: int
+    status_counts: dict[str, int]
+    shortlists: Sequence[ShortlistInfo]
+    tags: Sequence[TagInfo]
+    saved_searches: Sequence[SavedSearch]
+    imports: Sequence[ImportBatch]
+
+
+STATUS_LABELS = {
+    Status.NEW: "New",
+    Status.SKIMMED: "Skimmed",
+    Status.TO_READ: "To read",
+    Status.READ: "Read",
+    Status.DISCARDED: "Discarded",
+}
+
+KindRole = Qt.ItemDataRole.UserRole + 1
+ValueRole = Qt.ItemDataRole.UserRole + 2
+SECTION_TITLES = {
+    Kind.STATUS: "Status",
+    Kind.SHORTLIST: "Shortlists",
+    Kind.TAG: "Tags",
+    Kind.SAVED: "Saved searches",
+    Kind.IMPORT: "Imports",
+}
+
+
+def colour_dot(colour: str, size: int = 12) -> QIcon:
+    pixmap = QPixmap(size, size)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(colour))
+    painter.drawEllipse(1, 1, size - 2, size - 2)
+    painter.end()
+    return QIcon(pixmap)
+
+
+def _entry(text: str, kind: Kind, value: str, item_icon: QIcon | None = None) -> QStandardItem:
+    item = QStandardItem(text)
+    item.setEditable(False)
+    item.setData(kind.value, KindRole)
+    item.setData(value, ValueRole)
+    if item_icon is not None:
+        item.setIcon(item_icon)
+    return item
+
+
+def counted(name: str, count: int) -> str:
+    return f"{name}  ({count:,})"
+
+
+class SidebarView(QTreeView):
+    """A tree that takes paper drops on shortlists and tags."""
+
+    papers_dropped = Signal(str, str, list)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAcceptDrops(True)
+        self.setDropIndicatorShown(True)
+        self.setDragDropMode(QAbstractItemView.DragDropMode.DropOnly)
+
+    def _drop_target(self, position: QPoint) -> QModelIndex | None:
+        index = self.indexAt(position)
+        if index.isValid() and index.data(KindRole) in (Kind.SHORTLIST.value, Kind.TAG.value):
+            return index if index.data(ValueRole) else None
+        return None
+
+    def dragEnterEvent(self, event) -> None:
+        if event.mimeData().hasFormat(PAPER_IDS_MIME):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event) -> None:
+        target = self._drop_target(event.position().toPoint())
+        if target is not None and event.mimeData().hasFormat(PAPER_IDS_MIME):
+            event.setDropAction(Qt.DropAction.CopyAction)
+            event.accept()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event) -> None:
+        target = self._drop_target(event.position().toPoint())
+        ids = decode_paper_ids(event.mimeData())
+        if target is None or not ids:
+            event.ignore()
+            return
+        event.setDropAction(Qt.DropAction.CopyAction)
+        event.accept()
+        self.papers_dropped.emit(target.data(KindRole), target.data(ValueRole), ids)
+
+
+class Sidebar(SidebarView):
+    scope_changed = Signal(object)
+    saved_search_chosen = Signal(str)
+    command = Signal(str, str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("sidebar")
+        self.setAccessibleName("Library sidebar")
+        self.setHeaderHidden(True)
+        self.setUniformRowHeights(True)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._show_menu)
+        self.model_ = QStandardItemModel(self)
+        self.setModel(self.model_)
+        self._scope = Scope()
+        self._refreshing = False
+        self.selectionModel().currentChanged.connect(self._on_current_changed)
+
+    # --- content ---------------------------------------------------------------------
+    def populate(self, data: SidebarData) -> None:
+        """Rebuild the entries, keeping the selected entry and what was expanded."""
+        expanded = self._expanded_keys()
+        first_time = self.model_.rowCount() == 0
+        self._refreshing = True
+        try:
+            self.model_.clear()
+            root = self.model_.invisibleRootItem()
+            root.appendRow(_entry(counted("All papers", data.total), Kind.ALL, "", icon("library")))
+            root.appendRow(self._status_section(data.status_counts))
+            root.appendRow(self._shortlist_section(data.shortlists))
+            root.appendRow(self._tag_section(data.tags))
+            root.appendRow(self._saved_section(data.saved_searches))
+            root.appendRow(self._import_section(data.imports))
+            if first_time:
+                for kind in (Kind.STATUS, Kind.SHORTLIST, Kind.TAG):
+                    expanded.add((Kind.SECTION.value, kind.value))
+            self._restore_expanded(expanded)
+            index = self.index_of(self._scope)
+            if index is None:
+                self._scope = Scope()
+                index = self.model_.index(0, 0)
+            self.setCurrentIndex(index)
+        finally:
+            self._refreshing = False
+
+    def _section(self, kind: Kind) -> QStandardItem:
+        item = _entry(SECTION_TITLES[kind], Kind.SECTION, kind.value)
+        item.setSelectable(False)
+        font = item.font()
+        font.setBold(True)
+        item.setFont(font)
+        return item
+
+    def _status_section(self, counts: dict[str, int]) -> QStandardItem:
+        section = self._section(Kind.STATUS)
+        for status, label in STATUS_LABELS.items():
+            count = counts.get(status.value, 0)
+            item = _entry(counted(label, count), Kind.STATUS, status.value)
+            item.setIcon(icon(f"status-{status.value}"))
+            section.appendRow(item)
+        return section
+
+    def _shortlist_section(self, shortlists: Sequence[ShortlistInfo]) -> QStandardItem:
+        section = self._section(Kind.SHORTLIST)
+        for info in sorted(shortlists, key=lambda s: s.name.casefold()):
+            item = _entry(counted(info.name, info.count), Kind.SHORTLIST, info.name)
+            item.setIcon(icon("shortlist"))
+            item.setToolTip(f"Shortlist {info.name}: drop papers here to add them")
+            section.appendRow(item)
+        return section
+
+    def _tag_section(self, tags: Sequence[TagInfo]) -> QStandardItem:
+        section = self._section(Kind.TAG)
+        nodes: dict[str, QStandardItem] = {}
+        keys = coloured_tag_keys(tags)
+        for info in sorted(tags, key=lambda t: t.name.casefold()):
+            parent = section
+            parts = info.name.split("/")
+            for depth in range(1, len(parts)):
+                # `a/b` lives under `a`, even when no paper carries plain `a`.
+                prefix = "/".join(parts[:depth])
+                node = nodes.get(prefix.casefold())
+                if node is None:
+                    node = _entry(parts[depth - 1], Kind.TAG, prefix, icon("tag"))
+                    nodes[prefix.casefold()] = node
+                    parent.appendRow(node)
+                parent = node
+            item = nodes.get(info.name.casefold())
+            if item is None:
+                item = _entry("", Kind.TAG, info.name)
+                nodes[info.name.casefold()] = item
+                parent.appendRow(item)
+            item.setText(counted(parts[-1], info.count))
+            item.setIcon(colour_dot(info.colour) if info.colour else icon("tag"))
+            key = keys.get(info.name)
+            hint = f"; key {key} toggles it on the selected papers" if key else ""
+            item.setToolTip(f"Tag {info.name}{hint}")
+        return section
+
+    def _saved_section(self, searches: Sequence[SavedSearch]) -> QStandardItem:
+        section = self._section(Kind.SAVED)
+        for search in sorted(searches, key=lambda s: s.name.casefold()):
+            item = _entry(search.name, Kind.SAVED, search.name, icon("saved-search"))
+            item.setToolTip(search.query)
+            section.appendRow(item)
+        return section
+
+    def _import_section(self, batches: Sequence[ImportBatch]) -> QStandardItem:
+        section = self._section(Kind.IMPORT)
+        for batch in sorted(batches, key=lambda b: b.imported_at, reverse=True):
+            label = batch.label or batch.file_name
+            item = _entry(counted(label, batch.added), Kind.IMPORT, str(batch.id), icon("batch"))
+            item.setToolTip(
+                f"{batch.file_name} ({batch.format}), {batch.imported_at:%Y-%m-%d %H:%M}: "
+                f"{batch.added} added, {batch.merged} merged, {batch.unchanged} already "
+                f"present, {batch.skipped} skipped"
+            )
+            section.appendRow(item)
+        return section
+
+    # --- selection -------------------------------------------------------------------
+    def scope(self) -> Scope:
+        return self._scope
+
+    def index_of(self, scope: Scope) -> QModelIndex | None:
+        for index in self._all_indexes():
+            kind, value = index.data(KindRole), index.data(ValueRole)
+            if kind == scope.kind.value and (value or "").casefold() == scope.value.casefold():
+                return index
+        return None
+
+    def select_scope(self, scope: Scope) -> None:
+        index = self.index_of(scope)
+        if index is not None:
+            self.setCurrentIndex(index)
+
+    def _on_current_changed(self, current: QModelIndex) -> None:
+        if self._refreshing or not current.isValid():
+            return
+        kind = Kind(current.data(KindRole))
+        value = current.data(ValueRole) or ""
+        if kind == Kind.SECTION:
+            return
+        if kind == Kind.SAVED:
+            self.saved_search_chosen.emit(value)
+            return
+        self._scope = Scope(kind, value)
+        self.scope_changed.emit(self._scope)
+
+    def _all_indexes(self, parent: QModelIndex | None = None):
+        parent = parent or QModelIndex()
+        for row in range(self.model_.rowCount(parent)):
+            index = self.model_.index(row, 0, parent)
+            yield index
+            yield from self._all_indexes(index)
+
+    def _expanded_keys(self) -> set[tuple[str, str]]:
+        return {
+            (index.data(KindRole), index.data(ValueRole))
+            for index in self._all_indexes()
+            if self.isExpanded(index)
+        }
+
+    def _restore_expanded(self, keys: set[tuple[str, str]]) -> None:
+        for index in self._all_indexes():
+            if (index.data(KindRole), index.data(ValueRole)) in keys:
+                self.expand(index)
+
+    # --- commands --------------------------------------------------------------------
+    def _show_menu(self, position: QPoint) -> None:
+        index = self.indexAt(position)
+        if not index.isValid():
+            return
+        menu = self.menu_for(Kind(index.data(KindRole)), index.data(ValueRole) or "")
+        if menu.actions():
+            menu.exec(self.viewport().mapToGlobal(position))
+
+    def menu_for(self, kind: Kind, value: str) -> QMenu:
+        """The right-click menu of an entry (public so tests can check what it offers)."""
+        menu = QMenu(self)
+
+        def add(text: str, command: str, name: str = value) -> None:
+            menu.addAction(text, lambda: self.command.emit(command, name))
+
+        section = value if kind == Kind.SECTION else kind.value
+        if section == Kind.SHORTLIST.value:
+            add("New shortlist…", "new-shortlist", "")
+            if kind == Kind.SHORTLIST:
+                add("Add selected papers", "add-to-shortlist")
+                add("Rename shortlist…", "rename-shortlist")
+                add("Delete shortlist", "delete-shortlist")
+        elif section == Kind.TAG.value:
+            add("New tag…", "new-tag", "")
+            if kind == Kind.TAG:
+                add("Add to selected papers", "add-tag")
+                add("Remove from selected papers", "remove-tag")
+                add("Rename tag…", "rename-tag")
+                add("Merge into…", "merge-tag")
+                add("Colour…", "colour-tag")
+                add("Remove colour", "uncolour-tag")
+                add("Delete tag", "delete-tag")
+        elif kind == Kind.SAVED:
+            add("Delete saved search", "delete-saved-search")
+        return menu
+
+
+def coloured_tag_keys(tags: Sequence[TagInfo]) -> dict[str, int]:
+    """The first nine coloured tags (by name) and the digit key that toggles each."""
+    coloured = sorted((t.name for t in tags if t.colour), key=str.casefold)
+    return {name: number for number, name in enumerate(coloured[:9], start=1)}
