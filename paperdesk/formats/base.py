@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import PurePath
 
 from paperdesk.core.errors import FormatError
 from paperdesk.core.models import PaperRecord
@@ -38,17 +39,19 @@ class ReadResult:
 def result_or_error(
     file: str,
     format: str,
-    label: str,
     records: list[PaperRecord],
     problems: list[Problem],
     what: str,
+    label: str | None = None,
 ) -> ReadResult:
     """The ReadResult, or a FormatError when the file gave nothing to import.
 
     `what` names the entries looked for ("BibTeX entries"), so an empty file says what
     was expected; a file whose every entry was broken says why, for the first few.
+    `label` defaults to the file's name without its folder.
     """
     if records:
+        label = label or PurePath(file).name
         return ReadResult(format, label, tuple(records), tuple(problems))
     if not problems:
         raise FormatError(file, f"no entries found: the file holds no {what}")

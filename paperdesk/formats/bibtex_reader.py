@@ -132,7 +132,7 @@ def read_bibtex(text: str, file_name: str) -> ReadResult:
             records.append(record)
 
     problems.sort(key=lambda p: p.line or 0)
-    return result_or_error(file_name, FORMAT, file_name, records, problems, "BibTeX entries")
+    return result_or_error(file_name, FORMAT, records, problems, "BibTeX entries")
 
 
 def _failure_reason(raw: str | None, error: Exception) -> str:

@@ -97,7 +97,7 @@ def read_csv(text: str, file_name: str) -> ReadResult:
                 citation_key=values.get("citation_key", "").strip() or None,
             )
         )
-    return result_or_error(file_name, FORMAT, file_name, records, problems, "rows")
+    return result_or_error(file_name, FORMAT, records, problems, "rows")
 
 
 def looks_like_csv(text: str) -> bool:

@@ -54,7 +54,7 @@ def read_json(text: str, file_name: str) -> ReadResult:
         else:
             records.append(record)
     problems.sort(key=lambda p: p.line or 0)
-    return result_or_error(file_name, FORMAT, file_name, records, problems, "JSON objects")
+    return result_or_error(file_name, FORMAT, records, problems, "JSON objects")
 
 
 def _json_lines(text: str, file_name: str, problems: list[Problem]) -> Iterator[tuple[int, Any]]:

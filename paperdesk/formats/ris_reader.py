@@ -62,7 +62,7 @@ def read_ris(text: str, file_name: str) -> ReadResult:
             problems.append(Problem(file_name, chunk.line, "no title (no TI or T1 line)"))
         else:
             records.append(record)
-    return result_or_error(file_name, FORMAT, file_name, records, problems, "RIS records")
+    return result_or_error(file_name, FORMAT, records, problems, "RIS records")
 
 
 def _chunks(text: str, file_name: str, problems: list[Problem]) -> Iterator[_Chunk]:
