@@ -85,12 +85,13 @@ class StatusChooser(QComboBox):
         super().__init__(parent)
         self.setAccessibleName("Status")
         self.setPlaceholderText("Mixed")
+        # Item data holds the plain value: Qt hands a str-based enum back as a bare str.
         for status, label in STATUS_LABELS.items():
-            self.addItem(icon(f"status-{status.value}"), label, status)
-        self.activated.connect(lambda row: self.chosen.emit(self.itemData(row)))
+            self.addItem(icon(f"status-{status.value}"), label, status.value)
+        self.activated.connect(lambda row: self.chosen.emit(Status(self.itemData(row))))
 
     def set_status(self, status: Status | None) -> None:
-        self.setCurrentIndex(-1 if status is None else self.findData(status))
+        self.setCurrentIndex(-1 if status is None else self.findData(status.value))
 
 
 class TitleEditor(QWidget):
@@ -100,7 +101,7 @@ class TitleEditor(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.label = wrapping_label("detailTitle")
+        self.label = wrapping_label("detailTitle", rich=True)
         self.label.setAccessibleName("Title")
         self.line = QLineEdit()
         self.line.setAccessibleName("Edit title")
@@ -125,7 +126,7 @@ class TitleEditor(QWidget):
 
     def set_title(self, title: str, derived: bool) -> None:
         self._title = title
-        self.label.setText(title)
+        self.label.setText(richtext.to_html(title))
         self.label.setProperty("derived", derived)
         self.label.style().unpolish(self.label)
         self.label.style().polish(self.label)
@@ -288,7 +289,8 @@ class DetailPane(QSplitter):
         self._paper = paper
         view.title.set_title(paper.title, paper.title_is_derived)
         view.derived_hint.setVisible(paper.title_is_derived)
-        view.authors.setText("; ".join(paper.authors) or "Authors unknown")
+        view.authors.setText("; ".join(paper.authors))
+        view.authors.setVisible(bool(paper.authors))
         venue = " ".join(str(part) for part in (paper.venue, paper.year) if part)
         meta = [html.escape(venue)] if venue else []
         if paper.citation_key:

@@ -190,7 +190,7 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 2)
-        self.splitter.setSizes([220, 760, 420])
+        self.splitter.setSizes([210, 800, 390])
         self.splitter.setChildrenCollapsible(False)
         self.setCentralWidget(self.splitter)
         self.setTabOrder(self.sidebar, self.search_bar.field)
@@ -551,15 +551,26 @@ class MainWindow(QMainWindow):
         name: str,
         action: Callable[[Desk], Changes | None],
         on_error: Callable[[BaseException], None] | None = None,
+        before_apply: Callable[[], None] | None = None,
     ) -> Job | None:
-        """Run one user action on the writer thread; its Changes come back to `apply_changes`."""
+        """Run one user action on the writer thread; its Changes come back to `apply_changes`.
+
+        `before_apply` runs on the GUI thread once the action succeeded, before the panes
+        are refreshed (e.g. to follow a rename of the shortlist being shown).
+        """
         desk = self.desk
         if desk is None:
             return None
+
+        def done(changes: Changes | None) -> None:
+            if before_apply is not None:
+                before_apply()
+            self.apply_changes(changes)
+
         return self.runner.write(
             name,
             lambda job: action(desk),
-            on_done=self.apply_changes,
+            on_done=done,
             on_error=on_error or partial(self.errors.report, name),
         )
 
@@ -573,14 +584,12 @@ class MainWindow(QMainWindow):
             return
         self.model.refresh_papers(changes.paper_ids)
         self.refresh_sidebar()
+        if set(self.table.selected_ids()) & changes.paper_ids or changes.tags:
+            self._on_selection_changed()
         if changes.papers_added_or_removed or (
             changes.shortlists and self.sidebar.scope().kind == Kind.SHORTLIST
         ):
             self.run_search()
-        else:
-            selected = set(self.table.selected_ids())
-            if selected & changes.paper_ids or changes.tags:
-                self._on_selection_changed()
         self.refresh_undo_actions()
         if changes.description:
             self.statusBar().showMessage(changes.description, 4000)
@@ -725,7 +734,11 @@ class MainWindow(QMainWindow):
                 self.add_to_shortlist(name, self._selection_or_warn())
             case "rename-shortlist":
                 if new := ask.text("Rename shortlist", "New name:", name):
-                    self.perform("Renaming", lambda desk: shortlists.rename(desk, name, new))
+                    self.perform(
+                        "Renaming a shortlist",
+                        lambda desk: shortlists.rename(desk, name, new),
+                        before_apply=partial(self.sidebar.follow_rename, Kind.SHORTLIST, name, new),
+                    )
             case "delete-shortlist":
                 self.perform(f"Deleting {name}", lambda desk: shortlists.delete(desk, name))
             case "new-tag":
@@ -737,7 +750,11 @@ class MainWindow(QMainWindow):
                 self.remove_tags([name])
             case "rename-tag":
                 if new := ask.text("Rename tag", "New name:", name):
-                    self.perform("Renaming a tag", lambda desk: tagging.rename_tag(desk, name, new))
+                    self.perform(
+                        "Renaming a tag",
+                        lambda desk: tagging.rename_tag(desk, name, new),
+                        before_apply=partial(self.sidebar.follow_rename, Kind.TAG, name, new),
+                    )
             case "merge-tag":
                 others = [t for t in self._tag_names if t.casefold() != name.casefold()]
                 if target := ask.choice("Merge tag", f"Merge {name} into:", others, True):

@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QPoint, Qt
 from PySide6.QtGui import QPainter, QPalette
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView, QWidget
 
-from paperdesk.gui.paper_table_model import Column, PaperTableModel
+from paperdesk.gui.paper_table_model import COLUMN_TITLES, Column, PaperTableModel
 
+# The title takes whatever width is left; these are the other columns' first widths.
 DEFAULT_WIDTHS = {
-    Column.RATING: 70,
-    Column.STATUS: 100,
-    Column.TITLE: 420,
-    Column.AUTHOR: 150,
-    Column.VENUE: 80,
-    Column.YEAR: 50,
-    Column.TAGS: 140,
-    Column.ADDED: 90,
+    Column.RATING: 64,
+    Column.STATUS: 90,
+    Column.AUTHOR: 130,
+    Column.VENUE: 64,
+    Column.YEAR: 46,
+    Column.TAGS: 110,
+    Column.ADDED: 84,
 }
+HIDDEN_AT_FIRST = (Column.ADDED,)
 
 
 class PaperTable(QTableView):
@@ -47,11 +48,32 @@ class PaperTable(QTableView):
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         for column, width in DEFAULT_WIDTHS.items():
             header.resizeSection(column, width)
+        header.setSectionResizeMode(Column.TITLE, QHeaderView.ResizeMode.Stretch)
+        for column in HIDDEN_AT_FIRST:
+            header.hideSection(column)
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(self._show_column_menu)
         self.setSortingEnabled(True)
         self.setDragEnabled(True)
         self.setDefaultDropAction(Qt.DropAction.MoveAction)
         self.set_reorderable(False)
         self.placeholder = ""
+
+    def column_menu(self) -> QMenu:
+        """Tick the columns to show (right-click on the header)."""
+        menu = QMenu(self)
+        header = self.horizontalHeader()
+        for column in Column:
+            if column == Column.TITLE:
+                continue
+            action = menu.addAction(COLUMN_TITLES[column])
+            action.setCheckable(True)
+            action.setChecked(not header.isSectionHidden(column))
+            action.toggled.connect(lambda shown, c=column: header.setSectionHidden(c, not shown))
+        return menu
+
+    def _show_column_menu(self, position: QPoint) -> None:
+        self.column_menu().exec(self.horizontalHeader().mapToGlobal(position))
 
     def paper_model(self) -> PaperTableModel:
         model = self.model()

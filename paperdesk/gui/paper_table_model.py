@@ -13,6 +13,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import IntEnum
+from functools import lru_cache
 from typing import Any
 
 from PySide6.QtCore import (
@@ -27,6 +28,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPixmap
 
 from paperdesk.core.models import MAX_RATING, Paper
+from paperdesk.formats import richtext
 from paperdesk.gui.resources import icon
 from paperdesk.gui.star_rating import STAR_GOLD
 
@@ -94,6 +96,12 @@ def decode_paper_ids(mime: QMimeData) -> list[int]:
     except ValueError:
         return []
     return [int(value) for value in values if isinstance(value, int)]
+
+
+@lru_cache(maxsize=8192)
+def display_title(title: str) -> str:
+    """A title as read (`$K^2$` -> K², `*e.g.*` -> e.g.), cached for repaints."""
+    return richtext.to_plain(title)
 
 
 def rating_text(rating: int) -> str:
@@ -245,7 +253,7 @@ class PaperTableModel(QAbstractTableModel):
             case Column.STATUS:
                 return paper.status.value
             case Column.TITLE:
-                return paper.title
+                return display_title(paper.title)
             case Column.AUTHOR:
                 return paper.first_author_label
             case Column.VENUE:
@@ -260,9 +268,10 @@ class PaperTableModel(QAbstractTableModel):
     @staticmethod
     def _tooltip(paper: Paper, column: Column) -> str | None:
         if column == Column.TITLE:
+            title = display_title(paper.title)
             if paper.title_is_derived:
-                return f"{paper.title}\n(title taken from the abstract's first sentence)"
-            return paper.title
+                return f"{title}\n(title taken from the abstract's first sentence)"
+            return title
         if column == Column.AUTHOR and paper.authors:
             return "; ".join(paper.authors)
         if column == Column.TAGS and paper.tags:

@@ -287,6 +287,16 @@ class Sidebar(SidebarView):
         if index is not None:
             self.setCurrentIndex(index)
 
+    def follow_rename(self, kind: Kind, old: str, new: str) -> None:
+        """Keep showing a shortlist or tag (or a sub-tag of it) after it is renamed."""
+        if self._scope.kind != kind:
+            return
+        value = self._scope.value
+        if value.casefold() == old.casefold():
+            self._scope = Scope(kind, new)
+        elif kind == Kind.TAG and value.casefold().startswith(old.casefold() + "/"):
+            self._scope = Scope(kind, new + value[len(old) :])
+
     def _on_current_changed(self, current: QModelIndex) -> None:
         if self._refreshing or not current.isValid():
             return

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings
@@ -49,3 +51,41 @@ def isolated_settings(tmp_path, monkeypatch):
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "cfg"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     return tmp_path / "cfg"
+
+
+# --- a real library from the bundled seeds, for the window tests ------------------------
+@pytest.fixture(scope="session")
+def seeded_library_template(tmp_path_factory) -> Path:
+    """Import the seeds once per session; each test gets its own copy of the folder."""
+    from paperdesk.services import demo, importing
+    from paperdesk.services.desk import Desk
+
+    folder = tmp_path_factory.mktemp("gui-seeded") / "library"
+    with Desk.open(folder) as desk:
+        report = importing.import_files(desk, demo.seed_files())
+        assert not report.failed and report.added > 20, report.summary()
+    return folder
+
+
+@pytest.fixture
+def seeded_library(seeded_library_template: Path, tmp_path: Path) -> Path:
+    folder = tmp_path / "library"
+    shutil.copytree(seeded_library_template, folder)
+    return folder
+
+
+def open_window(qtbot, folder: Path, settings_file: Path, offer_demo: bool = False):
+    """A main window on `folder`, waited for until its library is open and listed."""
+    from paperdesk.gui.main_window import MainWindow
+
+    settings = QSettings(str(settings_file), QSettings.Format.IniFormat)
+    window = MainWindow(folder, settings, offer_demo=offer_demo)
+    qtbot.addWidget(window, before_close_func=lambda w: w.close())
+    with qtbot.waitSignal(window.search_applied, timeout=20_000):
+        window.show()
+    return window
+
+
+@pytest.fixture
+def window(qtbot, seeded_library: Path, tmp_path: Path):
+    return open_window(qtbot, seeded_library, tmp_path / "settings.ini")

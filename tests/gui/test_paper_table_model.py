@@ -66,6 +66,12 @@ def test_shows_a_paper_as_a_user_reads_it():
     assert cell(model, 0, Column.TITLE, PaperRole) == paper
 
 
+def test_latex_and_markdown_in_a_title_are_shown_as_read():
+    title = r"Learning $O(d \log n)$ Trees, *e.g.* \textit{fast}"
+    model, _ = model_with([make_paper(1, title=title)])
+    assert cell(model, 0, Column.TITLE) == "Learning O(d log n) Trees, e.g. fast"
+
+
 def test_derived_title_is_italic_and_given_title_is_not():
     model, _ = model_with([make_paper(1, title_is_derived=True), make_paper(2)])
     assert cell(model, 0, Column.TITLE, Qt.ItemDataRole.FontRole).italic()

@@ -1,0 +1,509 @@
+"""The main window on a real library (the bundled seeds), driven through its widgets.
+
+Each test acts as a user would (typing, clicking, keys, drops) and then checks what the
+user would see and what reached the database, including that undo and redo restore it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QApplication
+
+from paperdesk.core.models import Status
+from paperdesk.gui.paper_table_model import encode_paper_ids
+from paperdesk.gui.sidebar import Kind, Scope
+from paperdesk.services import searching
+
+WAIT_MS = 10_000
+
+
+def changes(qtbot, window):
+    return qtbot.waitSignal(window.changes_applied, timeout=WAIT_MS)
+
+
+def searched(qtbot, window):
+    return qtbot.waitSignal(window.search_applied, timeout=WAIT_MS)
+
+
+def select_row(qtbot, window, row: int) -> int:
+    window.table.selectRow(row)
+    paper_id = window.table.selected_ids()[0]
+    assert window.detail.paper() is not None and window.detail.paper().id == paper_id
+    return paper_id
+
+
+def undo(qtbot, window) -> None:
+    with changes(qtbot, window):
+        window.undo_action.trigger()
+
+
+def redo(qtbot, window) -> None:
+    with changes(qtbot, window):
+        window.redo_action.trigger()
+
+
+def test_opens_with_every_paper_listed_and_the_first_one_shown(window):
+    total = window.desk.library.count()
+    assert window.model.rowCount() == total > 30
+    assert window.search_bar.count_label.text() == f"{total} of {total} papers"
+    assert window.detail.paper() is not None
+    assert window.detail.paper().id == window.model.id_at(0)
+    assert window.detail.single.abstract.text()
+
+
+def test_typing_a_query_filters_the_table(qtbot, window):
+    expected = searching.find_ids(window.desk, "graph").ids
+    assert 0 < len(expected) < window.desk.library.count()
+    with searched(qtbot, window):
+        qtbot.keyClicks(window.search_bar.field, "graph")
+    assert sorted(window.model.ids()) == sorted(expected)
+    total = window.desk.library.count()
+    assert window.search_bar.count_label.text() == f"{len(expected)} of {total} papers"
+    with searched(qtbot, window):
+        window.search_bar.field.clear()
+    assert window.model.rowCount() == total
+
+
+def test_a_malformed_query_is_explained_inline_and_keeps_the_table(qtbot, window):
+    shown_before = window.model.ids()
+    with qtbot.waitSignal(window.failed, timeout=WAIT_MS):
+        qtbot.keyClicks(window.search_bar.field, '"unclosed')
+    assert window.search_bar.message.isVisible()
+    assert "quotation mark" in window.search_bar.message.text()
+    assert window.model.ids() == shown_before
+
+
+def test_a_search_with_no_hits_offers_a_correction(qtbot, window):
+    with searched(qtbot, window):
+        window.search_bar.set_text("grahp")
+    if window.model.rowCount() == 0 and window.search_bar.message.isVisible():
+        assert "Did you mean" in window.search_bar.message.text()
+    assert window.model.rowCount() == 0
+
+
+def test_stars_reach_the_database_and_undo_redo_restore_them(qtbot, window):
+    paper_id = select_row(qtbot, window, 2)
+    stars = window.detail.single.stars
+    with changes(qtbot, window):
+        qtbot.mouseClick(
+            stars, Qt.MouseButton.LeftButton, pos=stars._star_rect(3).center().toPoint()
+        )
+    assert window.desk.library.paper(paper_id).rating == 4
+    assert window.model.data(window.model.index(2, 0)) == "★★★★"
+    assert window.undo_action.text().startswith("&Undo ")
+    undo(qtbot, window)
+    assert window.desk.library.paper(paper_id).rating == 0
+    assert stars.rating() == 0
+    redo(qtbot, window)
+    assert window.desk.library.paper(paper_id).rating == 4
+    assert stars.rating() == 4
+
+
+def test_rating_keys_rate_every_selected_paper(qtbot, window):
+    window.table.selectRow(0)
+    window.table.selectionModel().select(
+        window.model.index(1, 0),
+        window.table.selectionModel().SelectionFlag.Select
+        | window.table.selectionModel().SelectionFlag.Rows,
+    )
+    ids = window.table.selected_ids()
+    assert len(ids) == 2
+    with changes(qtbot, window):
+        window.rating_actions[5].trigger()
+    assert [p.rating for p in window.desk.library.papers(ids)] == [5, 5]
+
+
+def test_status_chooser_reaches_the_database_and_undo_restores_it(qtbot, window):
+    paper_id = select_row(qtbot, window, 1)
+    chooser = window.detail.single.status
+    with changes(qtbot, window):
+        chooser.activated.emit(chooser.findData(Status.READ.value))
+    assert window.desk.library.paper(paper_id).status == Status.READ
+    undo(qtbot, window)
+    assert window.desk.library.paper(paper_id).status == Status.NEW
+    assert chooser.currentText() == "New"
+    redo(qtbot, window)
+    assert window.desk.library.paper(paper_id).status == Status.READ
+
+
+def test_status_keys_set_the_status(qtbot, window):
+    paper_id = select_row(qtbot, window, 0)
+    window.table.setFocus()
+    with changes(qtbot, window):
+        qtbot.keyClick(window.table, Qt.Key.Key_T)
+    assert window.desk.library.paper(paper_id).status == Status.TO_READ
+
+
+def test_tag_field_and_chip_reach_the_database_and_undo_restores_them(qtbot, window):
+    paper_id = select_row(qtbot, window, 0)
+    chips = window.detail.single.tags
+    with changes(qtbot, window):
+        qtbot.keyClicks(chips.input, "ml/rnn")
+        qtbot.keyClick(chips.input, Qt.Key.Key_Return)
+    assert window.desk.library.paper(paper_id).tags == ("ml/rnn",)
+    assert chips.tags() == ["ml/rnn"]
+    assert window.sidebar.index_of(Scope(Kind.TAG, "ml/rnn")) is not None
+    undo(qtbot, window)
+    assert window.desk.library.paper(paper_id).tags == ()
+    assert chips.tags() == []
+    redo(qtbot, window)
+    assert window.desk.library.paper(paper_id).tags == ("ml/rnn",)
+    with changes(qtbot, window):
+        qtbot.mouseClick(chips._chips[0].remove_button, Qt.MouseButton.LeftButton)
+    assert window.desk.library.paper(paper_id).tags == ()
+    undo(qtbot, window)
+    assert window.desk.library.paper(paper_id).tags == ("ml/rnn",)
+
+
+def test_the_tag_completer_knows_existing_tags(qtbot, window):
+    select_row(qtbot, window, 0)
+    with changes(qtbot, window):
+        window.add_tags(["reading-group"])
+    completer = window.detail.single.tags.completer()
+    completer.setCompletionPrefix("read")
+    assert completer.currentCompletion() == "reading-group"
+
+
+def test_number_keys_toggle_the_first_coloured_tags(qtbot, window):
+    paper_id = select_row(qtbot, window, 0)
+    with changes(qtbot, window):
+        window.add_tags(["keep"], ids=[window.model.id_at(5)])
+    window.ask = ScriptedAsker(colour="#cc3333")
+    with changes(qtbot, window):
+        window.run_sidebar_command("colour-tag", "keep")
+    assert [a.shortcut().toString() for a in window.tag_toggle_actions] == ["1"]
+    window.table.setFocus()
+    with changes(qtbot, window):
+        qtbot.keyClick(window.table, Qt.Key.Key_1)
+    assert "keep" in window.desk.library.paper(paper_id).tags
+    with changes(qtbot, window):
+        qtbot.keyClick(window.table, Qt.Key.Key_1)
+    assert "keep" not in window.desk.library.paper(paper_id).tags
+
+
+def test_notes_save_themselves_and_undo_restores_the_old_text(qtbot, window):
+    paper_id = select_row(qtbot, window, 3)
+    editor = window.detail.notes.editor
+    with changes(qtbot, window):
+        qtbot.keyClicks(editor, "Read section 3 first")
+    assert window.desk.library.paper(paper_id).note == "Read section 3 first"
+    undo(qtbot, window)
+    assert window.desk.library.paper(paper_id).note == ""
+    assert editor.toPlainText() == ""
+    redo(qtbot, window)
+    assert editor.toPlainText() == "Read section 3 first"
+
+
+def test_a_note_typed_just_before_closing_is_saved(qtbot, seeded_library, tmp_path):
+    from tests.gui.conftest import open_window
+
+    window = open_window(qtbot, seeded_library, tmp_path / "s.ini")
+    paper_id = window.detail.paper().id
+    qtbot.keyClicks(window.detail.notes.editor, "last words")
+    window.close()
+    from paperdesk.services.desk import Desk
+
+    with Desk.open(seeded_library) as desk:
+        assert desk.library.paper(paper_id).note == "last words"
+
+
+def test_editing_a_derived_title_replaces_it_and_undo_brings_it_back(qtbot, window):
+    paper_id = select_row(qtbot, window, 0)
+    before = window.desk.library.paper(paper_id)
+    assert before.title_is_derived
+    window.table.setFocus()
+    qtbot.keyClick(window.table, Qt.Key.Key_F2)
+    line = window.detail.single.title.line
+    assert line.isVisible()
+    line.clear()
+    with changes(qtbot, window):
+        qtbot.keyClicks(line, "A Proper Title")
+        qtbot.keyClick(line, Qt.Key.Key_Return)
+    after = window.desk.library.paper(paper_id)
+    assert after.title == "A Proper Title" and not after.title_is_derived
+    assert "A Proper Title" in window.detail.single.title.label.text()
+    undo(qtbot, window)
+    assert window.desk.library.paper(paper_id).title == before.title
+    assert window.desk.library.paper(paper_id).title_is_derived
+
+
+def test_delete_key_deletes_and_undo_restores(qtbot, window):
+    total = window.desk.library.count()
+    paper_id = select_row(qtbot, window, 4)
+    window.table.setFocus()
+    with changes(qtbot, window), searched(qtbot, window):
+        qtbot.keyClick(window.table, Qt.Key.Key_Delete)
+    assert window.desk.library.count() == total - 1
+    assert paper_id not in window.model.ids()
+    with searched(qtbot, window):
+        undo(qtbot, window)
+    assert paper_id in window.model.ids()
+
+
+def test_shortlists_create_add_by_drop_reorder_rename_delete(qtbot, window):
+    ids = window.model.ids()[:3]
+    window.table.select_ids(ids, ids[0])
+    with changes(qtbot, window):
+        window.create_shortlist("Reading group", window.table.selected_ids())
+    assert searching.shortlist_ids(window.desk, "Reading group") == ids
+    item = window.sidebar.index_of(Scope(Kind.SHORTLIST, "Reading group"))
+    assert item.data().startswith("Reading group") and "(3)" in item.data()
+
+    # Drag a fourth paper from the table onto the shortlist in the sidebar.
+    fourth = window.model.id_at(5)
+    with changes(qtbot, window):
+        drop_papers_on(window.sidebar, window.sidebar.visualRect(item).center(), [fourth])
+    assert searching.shortlist_ids(window.desk, "Reading group") == [*ids, fourth]
+
+    # In the shortlist's own view, rows reorder by drag and drop.
+    with searched(qtbot, window):
+        window.sidebar.select_scope(Scope(Kind.SHORTLIST, "Reading group"))
+    assert window.model.ids() == [*ids, fourth]
+    assert window.model.is_reorderable()
+    mime = window.model.mimeData([window.model.index(3, 0)])
+    with searched(qtbot, window):
+        window.model.dropMimeData(mime, Qt.DropAction.MoveAction, 0, 0, window.model.index(-1, -1))
+    assert window.model.ids() == [fourth, *ids]
+    undo(qtbot, window)
+    assert searching.shortlist_ids(window.desk, "Reading group") == [*ids, fourth]
+
+    # Delete in a shortlist takes the paper off the list, not out of the library.
+    total = window.desk.library.count()
+    window.table.select_ids([ids[0]], ids[0])
+    window.table.setFocus()
+    with changes(qtbot, window):
+        qtbot.keyClick(window.table, Qt.Key.Key_Delete)
+    assert ids[0] not in searching.shortlist_ids(window.desk, "Reading group")
+    assert window.desk.library.count() == total
+
+    window.ask = ScriptedAsker(text="Must read")
+    with changes(qtbot, window):
+        window.run_sidebar_command("rename-shortlist", "Reading group")
+    assert [s.name for s in window.desk.library.shortlists()] == ["Must read"]
+    assert window.sidebar.scope() == Scope(Kind.SHORTLIST, "Must read")
+    with changes(qtbot, window):
+        window.run_sidebar_command("delete-shortlist", "Must read")
+    assert window.desk.library.shortlists() == []
+    undo(qtbot, window)
+    assert [s.name for s in window.desk.library.shortlists()] == ["Must read"]
+
+
+def test_tags_rename_merge_delete_from_the_sidebar(qtbot, window):
+    first, second = window.model.ids()[:2]
+    with changes(qtbot, window):
+        window.add_tags(["rnn"], ids=[first])
+    with changes(qtbot, window):
+        window.add_tags(["recurrent"], ids=[second])
+    window.ask = ScriptedAsker(text="ml/rnn")
+    with changes(qtbot, window):
+        window.run_sidebar_command("rename-tag", "rnn")
+    window.ask = ScriptedAsker(choice="ml/rnn")
+    with changes(qtbot, window):
+        window.run_sidebar_command("merge-tag", "recurrent")
+    assert [t.name for t in window.desk.library.tags()] == ["ml/rnn"]
+    assert window.desk.library.paper(second).tags == ("ml/rnn",)
+    with searched(qtbot, window):
+        window.sidebar.select_scope(Scope(Kind.TAG, "ml"))
+    assert sorted(window.model.ids()) == sorted([first, second])
+    with changes(qtbot, window):
+        window.run_sidebar_command("delete-tag", "ml/rnn")
+    assert window.desk.library.tags() == []
+
+
+def test_status_entries_in_the_sidebar_filter_and_count(qtbot, window):
+    paper_id = select_row(qtbot, window, 0)
+    with changes(qtbot, window):
+        window.set_status(Status.TO_READ)
+    entry = window.sidebar.index_of(Scope(Kind.STATUS, "to-read"))
+    assert entry.data() == "To read  (1)"
+    with searched(qtbot, window):
+        window.sidebar.setCurrentIndex(entry)
+    assert window.model.ids() == [paper_id]
+
+
+def test_saved_searches_appear_in_the_sidebar_and_run(qtbot, window):
+    with searched(qtbot, window):
+        window.search_bar.set_text("graph")
+    window.ask = ScriptedAsker(text="Graphs")
+    with changes(qtbot, window):
+        window.save_search_action.trigger()
+    with searched(qtbot, window):
+        window.search_bar.set_text("")
+    entry = window.sidebar.index_of(Scope(Kind.SAVED, "Graphs"))
+    with searched(qtbot, window):
+        window.sidebar.setCurrentIndex(entry)
+    assert window.search_bar.text() == "graph"
+    assert sorted(window.model.ids()) == sorted(searching.find_ids(window.desk, "graph").ids)
+
+
+def test_dropping_files_on_the_window_imports_them_with_a_report(qtbot, window, tmp_path):
+    bib = tmp_path / "extra.bib"
+    bib.write_text(
+        "@inproceedings{vaswani2017,\n  title = {Attention Is All You Need},\n"
+        "  author = {Vaswani, Ashish and Shazeer, Noam},\n  booktitle = {NeurIPS},\n"
+        "  year = {2017},\n  abstract = {The dominant sequence transduction models.}\n}\n",
+        encoding="utf-8",
+    )
+    total = window.desk.library.count()
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(bib))])
+    with qtbot.waitSignal(window.import_finished, timeout=WAIT_MS) as finished:
+        drop_files_on(window, mime)
+        assert window.progress.isVisible()
+    assert finished.args[0].added == 1
+    assert window.desk.library.count() == total + 1
+    assert window.import_report is not None and window.import_report.isVisible()
+    assert "1 paper added" in window.import_report.headline()
+    qtbot.waitUntil(lambda: window.model.rowCount() == total + 1, timeout=WAIT_MS)
+    assert not window.progress.isVisible()
+
+
+def test_an_unreadable_file_is_reported_not_raised(qtbot, window, tmp_path):
+    junk = tmp_path / "junk.bib"
+    junk.write_bytes(b"")
+    with qtbot.waitSignal(window.import_finished, timeout=WAIT_MS):
+        window.import_files([junk])
+    assert window.import_report.report.failed
+    assert "junk.bib" in window.import_report.details_html()
+
+
+def test_first_run_offers_the_demo_and_loads_it(qtbot, tmp_path):
+    from tests.gui.conftest import open_window
+
+    window = open_window(qtbot, tmp_path / "new-library", tmp_path / "s.ini", offer_demo=True)
+    assert window.desk.library.count() == 0
+    offer = window.demo_offer
+    assert offer is not None and offer.isVisible()
+    with qtbot.waitSignal(window.import_finished, timeout=WAIT_MS):
+        offer.load_button.click()
+    qtbot.waitUntil(lambda: window.model.rowCount() > 30, timeout=WAIT_MS)
+    assert window.detail.paper() is not None
+
+
+def test_declining_the_demo_is_remembered(qtbot, tmp_path):
+    from tests.gui.conftest import open_window
+
+    library, settings = tmp_path / "new-library", tmp_path / "s.ini"
+    window = open_window(qtbot, library, settings, offer_demo=True)
+    window.demo_offer.reject()
+    assert window.demo_offer is None
+    window.close()
+    again = open_window(qtbot, library, settings, offer_demo=True)
+    assert again.demo_offer is None
+    assert again.table.placeholder.startswith("No papers yet")
+
+
+def test_an_unexpected_error_is_shown_once_and_the_app_keeps_working(qtbot, window, monkeypatch):
+    from paperdesk.services import editing
+
+    def broken(*args):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(editing, "set_rating", broken)
+    paper_id = select_row(qtbot, window, 0)
+    for _ in range(2):
+        window.set_rating(3)
+        qtbot.waitUntil(window.runner.is_idle, timeout=WAIT_MS)
+    assert len([m for m in window.errors.shown if "disk on fire" in m]) == 1
+    with changes(qtbot, window):
+        window.set_status(Status.READ)
+    assert window.desk.library.paper(paper_id).status == Status.READ
+
+
+def test_a_user_error_gets_a_readable_message(qtbot, window):
+    with changes(qtbot, window):
+        window.create_shortlist("A")
+    with changes(qtbot, window):
+        window.create_shortlist("B")
+    window.ask = ScriptedAsker(text="A")
+    window.run_sidebar_command("rename-shortlist", "B")
+    qtbot.waitUntil(lambda: bool(window.errors.shown), timeout=WAIT_MS)
+    assert "Traceback" not in window.errors.shown[-1]
+
+
+def test_help_lists_the_keyboard_shortcuts(qtbot, window):
+    window.shortcuts_action.trigger()
+    rows = dict(window.shortcuts_dialog.rows())
+    assert rows["Find"] == "Ctrl+F"
+    assert rows["Delete Papers"] == "Del"
+    assert rows["Select All"] == "Ctrl+A"
+    assert rows["Add to Shortlist…"] == "Ctrl+L"
+    assert "Undo" in " ".join(rows)
+
+
+def test_ctrl_f_focuses_search_and_ctrl_a_selects_every_paper(qtbot, window):
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window.table.setFocus()
+    qtbot.keyClick(window.table, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert QApplication.focusWidget() is window.search_bar.field
+    window.table.setFocus()
+    qtbot.keyClick(window.table, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    assert len(window.table.selected_ids()) == window.model.rowCount()
+    assert window.detail.pages.currentWidget() is window.detail.many
+
+
+def test_window_layout_is_remembered(qtbot, seeded_library, tmp_path):
+    from tests.gui.conftest import open_window
+
+    settings = tmp_path / "layout.ini"
+    window = open_window(qtbot, seeded_library, settings)
+    # Small enough for the offscreen test screen, which clamps restored geometry to itself.
+    window.resize(760, 560)
+    window.splitter.setSizes([200, 340, 200])
+    window.table.horizontalHeader().resizeSection(3, 222)
+    sizes = window.splitter.sizes()
+    window.close()
+    again = open_window(qtbot, seeded_library, settings)
+    assert again.size().toTuple() == (760, 560)
+    assert again.splitter.sizes() == sizes
+    assert again.table.horizontalHeader().sectionSize(3) == 222
+
+
+# --- helpers --------------------------------------------------------------------------
+class ScriptedAsker:
+    """Answers the window's questions from a script instead of opening dialogs."""
+
+    def __init__(self, text=None, choice=None, colour=None, confirm=True):
+        self._text, self._choice, self._colour, self._confirm = text, choice, colour, confirm
+
+    def text(self, *args, **kwargs):
+        return self._text
+
+    def choice(self, *args, **kwargs):
+        return self._choice
+
+    def colour(self, *args, **kwargs):
+        return self._colour
+
+    def confirm(self, *args, **kwargs):
+        return self._confirm
+
+    def import_paths(self):
+        return []
+
+
+def drop_papers_on(view, point: QPoint, ids: list[int]) -> None:
+    mime = encode_paper_ids(ids)
+    _send_drop(view.viewport(), QPointF(point), mime)
+
+
+def drop_files_on(window, mime: QMimeData) -> None:
+    _send_drop(window, QPointF(window.rect().center()), mime)
+
+
+def _send_drop(target, point: QPointF, mime: QMimeData) -> None:
+    from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent
+
+    actions = Qt.DropAction.CopyAction | Qt.DropAction.MoveAction
+    buttons, modifiers = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    enter = QDragEnterEvent(point, actions, mime, buttons, modifiers)
+    QApplication.sendEvent(target, enter)
+    assert enter.isAccepted()
+    move = QDragMoveEvent(point, actions, mime, buttons, modifiers)
+    QApplication.sendEvent(target, move)
+    assert move.isAccepted()
+    drop = QDropEvent(point, actions, mime, buttons, modifiers)
+    QApplication.sendEvent(target, drop)
+    assert drop.isAccepted()
