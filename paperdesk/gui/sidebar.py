@@ -188,6 +188,10 @@ class Sidebar(SidebarView):
                 for kind in (Kind.STATUS, Kind.SHORTLIST, Kind.TAG):
                     expanded.add((Kind.SECTION.value, kind.value))
             self._restore_expanded(expanded)
+            if first_time:
+                tags = self.index_of(Scope(Kind.SECTION, Kind.TAG.value))
+                if tags is not None:
+                    self.expandRecursively(tags)
             index = self.index_of(self._scope)
             if index is None:
                 self._scope = Scope()

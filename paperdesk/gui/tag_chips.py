@@ -20,6 +20,9 @@ from paperdesk.gui.flow_layout import FlowLayout
 from paperdesk.gui.resources import icon
 
 
+CHIP_RADIUS = 9
+
+
 def readable_text_colour(background: QColor) -> QColor:
     """Black or white, whichever reads better on `background` (WCAG relative luminance)."""
 
@@ -50,8 +53,10 @@ class TagChip(QFrame):
             background = QColor(colour).name()
             foreground = readable_text_colour(QColor(colour)).name()
             # Per-chip colours cannot come from the palette: they are the tag's own.
+            # A widget's own sheet replaces the app's rule for it, so repeat the shape.
             self.setStyleSheet(
-                f"#tagChip {{ background: {background}; border-color: {background}; }}"
+                f"#tagChip {{ background: {background}; border: 1px solid {background};"
+                f" border-radius: {CHIP_RADIUS}px; }}"
                 f"#tagChip QLabel {{ color: {foreground}; }}"
             )
         layout = QHBoxLayout(self)

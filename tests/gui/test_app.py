@@ -1,0 +1,27 @@
+"""`paperdesk --screenshot`: the window rendered offscreen to a PNG, then exit."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QImage
+
+from paperdesk.gui.app import run_gui
+from paperdesk.services import searching
+from paperdesk.services.desk import Desk
+
+
+def test_screenshot_writes_a_png_of_the_requested_size(qapp, seeded_library, tmp_path):
+    with Desk.open(seeded_library) as desk:
+        graph_ids = searching.find_ids(desk, "graph").ids
+    output = tmp_path / "shots" / "window.png"
+    assert run_gui(seeded_library, output, (1000, 700), "graph", graph_ids[-1]) == 0
+    image = QImage(str(output))
+    assert (image.width(), image.height()) == (1000, 700)
+    # Not a blank canvas: a painted window has many distinct colours.
+    colours = {image.pixel(x, y) for x in range(0, 1000, 7) for y in range(0, 700, 7)}
+    assert len(colours) > 20
+
+
+def test_screenshot_fails_cleanly_on_a_malformed_query(qapp, seeded_library, tmp_path):
+    output = tmp_path / "window.png"
+    assert run_gui(seeded_library, output, (800, 600), '"unclosed', None) == 1
+    assert not output.exists()
