@@ -1,0 +1,298 @@
+"""What a reader sees of raw titles and abstracts: real strings from the seeds and corpus."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paperdesk.formats.richtext import to_html, to_plain
+
+HIT = '<span class="hit" style="background-color:#ffe066;color:#000">'
+
+PLAIN_CASES = [
+    # seeds
+    (r"improves edge recovery by up to $9$\% AUROC", "improves edge recovery by up to 9% AUROC"),
+    (r"scales to larger graphs ($94.2$\% AUROC)", "scales to larger graphs (94.2% AUROC)"),
+    (
+        r"Prior work has established that $O(d \log n)$ samples",
+        "Prior work has established that O(d log n) samples",
+    ),
+    (r"two variants: $\texttt{mCS-dist}$, using", "two variants: mCS-dist, using"),
+    (r"Only at very large scales ($\sim5B$ training", "Only at very large scales (∼5B training"),
+    (
+        r"employs \textit{similarity-based expert consolidation} to",
+        "employs similarity-based expert consolidation to",
+    ),
+    (r"Projection} \textbf{(WeLore)} that unifies", "Projection (WeLore) that unifies"),
+    (
+        "we propose con**T**extualized equivari**A**nt **P**osition **E**ncoding (**TAPE**)",
+        "we propose conTextualized equivariAnt Position Encoding (TAPE)",
+    ),
+    (
+        "graph-structured data, *e.g.*, the solubility",
+        "graph-structured data, e.g., the solubility",
+    ),
+    (
+        "kernel speedups over _e3nn_ and NVIDIA cuEquivariance",
+        "kernel speedups over e3nn and NVIDIA cuEquivariance",
+    ),
+    (r"up to 41.6$\times$ and 60.8$\times$ kernel", "up to 41.6× and 60.8× kernel"),
+    (
+        r"regret bounds of $\tilde{\mathcal{O}}(\sqrt{\Gamma(T)T})$, where",
+        "regret bounds of Õ(√(Γ(T)T)), where",
+    ),
+    (r"classification (-38.19\%), node-level", "classification (-38.19%), node-level"),
+    (r"scores of $0.03-0.15$.", "scores of 0.03-0.15."),
+    # corpus
+    (r"datasets, \textit{e.g.} RACE.", "datasets, e.g. RACE."),
+    (r"the problem of {\em anomaly detection} which", "the problem of anomaly detection which"),
+    (r"Variational Schr\"odinger Momentum Diffusion", "Variational Schrödinger Momentum Diffusion"),
+    (r"than the \texttt{svds} in Matlab", "than the svds in Matlab"),
+    ("four dimensions&mdash;efficiency, validity", "four dimensions—efficiency, validity"),
+    (
+        r"an algorithm with $O(T^{\frac{2}{3}}\ln T)$ regret",
+        "an algorithm with O(T^(2/3)ln T) regret",
+    ),
+    (r"a factor of $\sqrt{SA/C}$, in any", "a factor of √(SA/C), in any"),
+    (r"(AUPR) and $F_{1}$-score.", "(AUPR) and F₁-score."),
+    (r"$f:P\times Q\to\mathbb{R}$ is a cost", "f:P× Q→ℝ is a cost"),
+    (r"test error of \textcolor{red}{$2.23%$} on CIFAR-10", "test error of 2.23% on CIFAR-10"),
+    (
+        r"surpasses task-specific models~\citep{UnifiedSKG2022} on 16",
+        "surpasses task-specific models [UnifiedSKG2022] on 16",
+    ),
+    (r"available at \href{https://github.com/ZJUHJ/TRPN}{the repo}.", "available at the repo."),
+    (r"This ``inner'' optimization", "This “inner” optimization"),
+    ("Delle Rose et al.~(COLT'23) introduce", "Delle Rose et al. (COLT'23) introduce"),
+    ("a dataset of ~167k in-patient stays", "a dataset of ~167k in-patient stays"),
+    ("at a cost of $5.2K USD, which allows", "at a cost of $5.2K USD, which allows"),
+    (
+        "costing under $1000 USD for OpenAI’s gpt-3.5-turbo",
+        "costing under $1000 USD for OpenAI’s gpt-3.5-turbo",
+    ),
+    ("($0.23 - $0.27 per image), emphasizing", "($0.23 - $0.27 per image), emphasizing"),
+    (r"with probability $1 - δ$. The core", "with probability 1 - δ. The core"),
+    (
+        "Weight Reparameterization (**WeightRep**) as a way",
+        "Weight Reparameterization (WeightRep) as a way",
+    ),
+    # the brief's examples
+    (r"$\alpha$-divergence", "α-divergence"),
+    (r"a $K^2$ grid", "a K² grid"),
+    ("text---with dashes", "text—with dashes"),
+    (r"Rockt{\"a}schel", "Rocktäschel"),
+    ("<em>Important</em> and <b>bold</b>", "Important and bold"),
+    ("A &amp; B &lt;C&gt;", "A & B <C>"),
+    # a bare % is a percent sign: the rest of the line stays
+    (
+        "brain alignment (~6%), but has\nno similar effect",
+        "brain alignment (~6%), but has no similar effect",
+    ),
+    (r"$x^{\top}$, $W^{-1}$, $e^{-x^2/2}$, $\theta^*$", "xᵀ, W⁻¹, e^(-x²/2), θ*"),
+    (r"$\|\theta\|_2$ and $\frac{n}{\log n}$", "‖θ‖₂ and n/(log n)"),
+    (r"$\mathbb{E}[X]$ and $\eps$-net", "E[X] and ε-net"),
+    ("<think> tags and snake_case_names stay", "<think> tags and snake_case_names stay"),
+    ("Plain text  with\n  breaks", "Plain text with breaks"),
+]
+
+
+@pytest.mark.parametrize(("source", "expected"), PLAIN_CASES)
+def test_to_plain_shows_what_a_reader_should_see(source: str, expected: str) -> None:
+    assert to_plain(source) == expected
+
+
+HTML_CASES = [
+    (
+        r"employs \textit{similarity-based expert consolidation} to",
+        "employs <i>similarity-based expert consolidation</i> to",
+    ),
+    (r"two variants: $\texttt{mCS-dist}$, using", "two variants: <code>mCS-dist</code>, using"),
+    (r"Projection} \textbf{(WeLore)} that", "Projection <b>(WeLore)</b> that"),
+    ("equivari**A**nt (**TAPE**)", "equivari<b>A</b>nt (<b>TAPE</b>)"),
+    ("data, *e.g.*, the", "data, <i>e.g.</i>, the"),
+    ("over _e3nn_ and", "over <i>e3nn</i> and"),
+    ("run `pip install x` first", "run <code>pip install x</code> first"),
+    (
+        r"the problem of {\em anomaly detection} which",
+        "the problem of <i>anomaly detection</i> which",
+    ),
+    (r"the graph has $n$ nodes", "the graph has <i>n</i> nodes"),
+    (r"$O(d \log n)$ samples", "O(d log n) samples"),
+    (r"$x_{i,j}$ and $T^{1/3}$", "x<sub>i,j</sub> and T<sup>1/3</sup>"),
+    (
+        "<em>new</em> <strong>fast</strong> H<sub>2</sub>O 10<sup>-3</sup>",
+        "<i>new</i> <b>fast</b> H₂O 10⁻³",
+    ),
+    ("a <script>alert(1)</script> b", "a &lt;script&gt;alert(1)&lt;/script&gt; b"),
+    (
+        '<a href="http://x">link</a> <img src=x onerror=alert(1)>',
+        '&lt;a href="http://x"&gt;link&lt;/a&gt; &lt;img src=x onerror=alert(1)&gt;',
+    ),
+    ('<em onclick="evil()">x</em>', '&lt;em onclick="evil()"&gt;x'),
+    ("p < 0.05 & q > 1", "p &lt; 0.05 &amp; q &gt; 1"),
+    ("&lt;em&gt;not a tag&lt;/em&gt;", "&lt;em&gt;not a tag&lt;/em&gt;"),
+]
+
+
+@pytest.mark.parametrize(("source", "expected"), HTML_CASES)
+def test_to_html_formats_markup_and_escapes_everything_else(source: str, expected: str) -> None:
+    assert to_html(source) == expected
+
+
+def _seed_abstracts() -> list[str]:
+    seeds = sorted((Path(__file__).resolve().parents[2] / "seeds").glob("*.txt"))
+    abstracts = []
+    for path in seeds:
+        paragraphs = [
+            p for p in re.split(r"\n\s*\n", path.read_text(encoding="utf-8")) if p.strip()
+        ]
+        abstracts.extend(paragraphs[1:])  # the first paragraph is the list's header line
+    return abstracts
+
+
+def test_no_seed_abstract_shows_markup_in_plain_text() -> None:
+    abstracts = _seed_abstracts()
+    assert len(abstracts) == 38
+    for abstract in abstracts:
+        plain = to_plain(abstract)
+        for leftover in ("$", "\\", "**", "{", "}"):
+            assert leftover not in plain, (leftover, plain)
+
+
+def test_seed_abstracts_keep_their_formatting_in_html() -> None:
+    html = " ".join(to_html(a) for a in _seed_abstracts())
+    assert "<i>similarity-based expert consolidation</i>" in html
+    assert "<code>mCS-learn</code>" in html
+    assert "<b>DocVXQA</b>" in html
+    assert "<i>constructive proofs</i>" in html
+
+
+def _corpus_texts(shared_data: Path) -> list[str]:
+    with (shared_data / "corpus.jsonl").open(encoding="utf-8") as lines:
+        records = [json.loads(line) for line in lines]
+    return [text for r in records for text in (r["title"] or "", r["abstract"] or "")]
+
+
+def test_corpus_markup_never_reaches_plain_text(shared_data: Path) -> None:
+    texts = _corpus_texts(shared_data)
+    assert len(texts) == 2 * 13_417
+    converted = 0
+    for text in texts:
+        plain = to_plain(text)
+        for command in (r"\textit", r"\emph", r"\textbf", r"\texttt", r"\frac", "**"):
+            if command in text:
+                assert command not in plain, (command, plain)
+                converted += 1
+    assert converted > 900  # the test really saw the markup it is about
+
+
+def test_corpus_html_is_always_safe(shared_data: Path) -> None:
+    for text in _corpus_texts(shared_data):
+        if any(c in text for c in "<&$\\*_`"):
+            _assert_safe_html(to_html(text, ["learning", "train*"]))
+
+
+_OUR_TAGS = re.compile(r"</?(?:b|i|code|sub|sup)>|" + re.escape(HIT) + "|</span>")
+
+
+def _assert_safe_html(fragment: str) -> None:
+    without_our_tags = _OUR_TAGS.sub("", fragment)
+    assert "<" not in without_our_tags, fragment
+    assert not re.search(r"&(?!amp;|lt;|gt;)", without_our_tags), fragment
+
+
+# Pieces of markup, glued together in any order, reach the corners a corpus never shows.
+_MARKUP_PIECES = st.sampled_from(
+    list("$\\{}<>/*_`~&%^'-#[]() \nabKxe2")
+    + ["<em>", "</em>", "<b>", "<script>", "&amp;", "&#x3c;", "$$", "**", "---", "``"]
+    + [r"\textit{", r"\emph{", r"\frac", r"\sqrt[", r"\left(", r"\href{", r"\url{", "{\\em "]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(_MARKUP_PIECES, max_size=40).map("".join) | st.text(max_size=80),
+    st.lists(st.text(max_size=6), max_size=3),
+)
+def test_rendering_never_fails_and_html_stays_safe(source: str, terms: list[str]) -> None:
+    plain = to_plain(source)
+    fragment = to_html(source, terms)
+    assert isinstance(plain, str)
+    assert "<script" not in fragment.lower()
+    _assert_safe_html(fragment)
+
+
+class _HitCollector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0
+        self.hits: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "span":
+            self.depth += 1
+            self.hits.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "span":
+            self.depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+        if self.depth:
+            self.hits[-1] += data
+
+
+def _hits(fragment: str) -> tuple[list[str], str]:
+    parser = _HitCollector()
+    parser.feed(fragment)
+    parser.close()
+    return parser.hits, "".join(parser.text)
+
+
+def test_highlight_marks_words_starting_with_the_terms_stem() -> None:
+    hits, _ = _hits(
+        to_html(
+            "Training, trained and train; restrain. Policies and policy.", ["training", "policy"]
+        )
+    )
+    assert hits == ["Training", "trained", "train", "Policies", "policy"]
+
+
+def test_highlight_wildcard_and_short_terms() -> None:
+    hits, _ = _hits(to_html("A transformer trains a model in a day", ["tra*", "a"]))
+    assert hits == ["A", "transformer", "trains", "a", "a"]
+
+
+def test_highlight_never_lands_inside_markup_or_entities() -> None:
+    fragment = to_html(
+        "Bold <b>amp</b> &amp; lt <em>span</em> class", ["amp", "lt", "span", "class", "b", "em"]
+    )
+    _assert_safe_html(fragment)
+    hits, text = _hits(fragment)
+    assert hits == ["amp", "lt", "span", "class"]
+    assert text == "Bold amp & lt span class"
+
+
+def test_highlight_spans_styled_parts_of_one_word() -> None:
+    hits, _ = _hits(to_html("con**T**extualized equivariance", ["contextualized"]))
+    assert "".join(hits) == "conTextualized"
+
+
+def test_broken_input_still_reads() -> None:
+    assert to_plain("a lone \\") == "a lone \\"
+    assert to_plain("{unbalanced braces") == "unbalanced braces"
+    assert to_plain("closing} too") == "closing too"
+    assert to_plain(r"\unknownmacro{x} and \ModelName~achieves") == "x and ModelName achieves"
+    assert to_plain("the bound is $O(n") == "the bound is O(n"  # an abstract cut in mid-formula
+    assert to_plain(r"\textit{never closed") == "never closed"
+    assert to_html(r"\textit{never closed") == "<i>never closed</i>"
+    assert to_plain("") == ""
+    assert to_html("") == ""
