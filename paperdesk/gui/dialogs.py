@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QColor, QKeySequence
+from PySide6.QtGui import QColor, QKeySequence
 from PySide6.QtWidgets import (
     QColorDialog,
     QDialog,
@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QInputDialog,
     QLabel,
+    QMenu,
+    QMenuBar,
     QMessageBox,
     QTableWidget,
     QTableWidgetItem,
@@ -133,16 +135,13 @@ class ImportReportDialog(QDialog):
     def details_html(self) -> str:
         parts = []
         for file in self.report.files:
-            parts.append(f"<p><b>{html.escape(Path(file.file).name)}</b><br>")
-            parts.append(html.escape(file.summary()))
+            parts.append(f"<p>{html.escape(file.summary())}</p>")
             if file.problems:
                 shown = file.problems[:50]
                 items = "".join(f"<li>{html.escape(problem)}</li>" for problem in shown)
-                more = len(file.problems) - len(shown)
-                parts.append(f"<ul>{items}</ul>")
-                if more:
-                    parts.append(f"…and {more} more skipped entries.")
-            parts.append("</p>")
+                parts.append(f"<p>Skipped, and why:</p><ul>{items}</ul>")
+                if more := len(file.problems) - len(shown):
+                    parts.append(f"<p>…and {more} more.</p>")
         return "".join(parts)
 
 
@@ -164,33 +163,52 @@ class DemoOfferDialog(QMessageBox):
         self.setDefaultButton(self.load_button)
 
 
+def menu_shortcuts(menu_bar: QMenuBar) -> list[tuple[str, str, str]]:
+    """(menu, action, keys) for every action with a shortcut, walking the menus.
+
+    An action whose text changes (Undo <what>) gives its fixed name as its `data()`.
+    """
+    native = QKeySequence.SequenceFormat.NativeText
+    rows: list[tuple[str, str, str]] = []
+
+    def walk(menu: QMenu, path: list[str]) -> None:
+        for action in menu.actions():
+            if action.menu() is not None:
+                walk(action.menu(), [*path, action.menu().title().replace("&", "")])
+            elif not action.shortcut().isEmpty():
+                keys = action.shortcut().toString(native)
+                name = action.data() or action.text().replace("&", "")
+                rows.append((" › ".join(path), name, keys))
+
+    for action in menu_bar.actions():
+        if action.menu() is not None:
+            walk(action.menu(), [action.text().replace("&", "")])
+    return rows
+
+
 class ShortcutsDialog(QDialog):
-    """Help > Keyboard shortcuts: read from the actions themselves, so it cannot drift."""
+    """Help > Keyboard shortcuts: read from the menus themselves, so it cannot drift."""
 
     def __init__(
         self,
-        actions: Sequence[QAction],
-        extra: Sequence[tuple[str, str]],
+        menu_bar: QMenuBar,
+        extra: Sequence[tuple[str, str, str]],
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Keyboard shortcuts")
-        rows = [
-            (
-                action.text().replace("&", ""),
-                action.shortcut().toString(QKeySequence.SequenceFormat.NativeText),
-            )
-            for action in actions
-            if not action.shortcut().isEmpty()
-        ]
-        rows.extend(extra)
-        self.table = QTableWidget(len(rows), 2)
-        self.table.setHorizontalHeaderLabels(["Action", "Keys"])
+        rows = [*menu_shortcuts(menu_bar), *extra]
+        self.table = QTableWidget(len(rows), 3)
+        self.table.setHorizontalHeaderLabels(["Where", "Action", "Keys"])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        for row, (name, keys) in enumerate(rows):
-            self.table.setItem(row, 0, QTableWidgetItem(name))
-            self.table.setItem(row, 1, QTableWidgetItem(keys))
+        self.table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
+        self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.table.setShowGrid(False)
+        self.table.setAlternatingRowColors(True)
+        for row, values in enumerate(rows):
+            for column, value in enumerate(values):
+                self.table.setItem(row, column, QTableWidgetItem(value))
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setStretchLastSection(True)
         layout = QVBoxLayout(self)
@@ -198,10 +216,10 @@ class ShortcutsDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
-        self.resize(520, 560)
+        self.resize(560, 600)
 
-    def rows(self) -> list[tuple[str, str]]:
+    def rows(self) -> list[tuple[str, str, str]]:
         return [
-            (self.table.item(row, 0).text(), self.table.item(row, 1).text())
+            tuple(self.table.item(row, column).text() for column in range(3))  # type: ignore[misc]
             for row in range(self.table.rowCount())
         ]

@@ -75,10 +75,11 @@ EMPTY_LIBRARY = "No papers yet. Import a list with File > Import, or drop files 
 NO_MATCH = "No papers match."
 # Keys that act inside a widget rather than through a menu action; listed in Help.
 WIDGET_KEYS = [
-    ("Rate the paper (stars focused)", "0 – 5, ←, →"),
-    ("Add the typed tags (tag field)", "Enter"),
-    ("Cancel editing the title", "Esc"),
-    ("Move between panes", "Tab, Shift+Tab"),
+    ("Stars (focused)", "Rate the paper", "0 – 5, ←, →"),
+    ("Tag field", "Add the typed tags", "Enter"),
+    ("Title being edited", "Save / cancel", "Enter / Esc"),
+    ("Search field", "Search now", "Enter"),
+    ("Anywhere", "Move between panes", "Tab, Shift+Tab"),
 ]
 
 
@@ -220,6 +221,9 @@ class MainWindow(QMainWindow):
         self.quit_action = self._action("&Quit", self.close, QKeySequence(std.Quit))
         self.undo_action = self._action("&Undo", self.undo, QKeySequence(std.Undo), "undo")
         self.redo_action = self._action("&Redo", self.redo, "Ctrl+Shift+Z", "redo")
+        # Their text names the action to undo; Help lists them by these fixed names.
+        self.undo_action.setData("Undo")
+        self.redo_action.setData("Redo")
         self.find_action = self._action("&Find", self.search_bar.focus, "Ctrl+F", "search")
         self.select_all_action = self._action("Select &All", self.select_all, "Ctrl+A")
         self.delete_action = self._action(
@@ -853,7 +857,7 @@ class MainWindow(QMainWindow):
 
     # --- help ------------------------------------------------------------------------
     def show_shortcuts(self) -> None:
-        self.shortcuts_dialog = ShortcutsDialog(self.actions(), WIDGET_KEYS, self)
+        self.shortcuts_dialog = ShortcutsDialog(self.menuBar(), WIDGET_KEYS, self)
         self.shortcuts_dialog.open()
 
     # --- window state ----------------------------------------------------------------

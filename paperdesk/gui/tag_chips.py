@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
 from paperdesk.gui.flow_layout import FlowLayout
 from paperdesk.gui.resources import icon
 
-
 CHIP_RADIUS = 9
 
 

@@ -423,13 +423,21 @@ def test_a_user_error_gets_a_readable_message(qtbot, window):
 
 
 def test_help_lists_the_keyboard_shortcuts(qtbot, window):
+    with changes(qtbot, window):
+        window.add_tags(["keep"], ids=[window.model.id_at(0)])
+    window.ask = ScriptedAsker(colour="#cc3333")
+    with changes(qtbot, window):
+        window.run_sidebar_command("colour-tag", "keep")
     window.shortcuts_action.trigger()
-    rows = dict(window.shortcuts_dialog.rows())
-    assert rows["Find"] == "Ctrl+F"
-    assert rows["Delete Papers"] == "Del"
-    assert rows["Select All"] == "Ctrl+A"
-    assert rows["Add to Shortlist…"] == "Ctrl+L"
-    assert "Undo" in " ".join(rows)
+    rows = {(where, action): keys for where, action, keys in window.shortcuts_dialog.rows()}
+    assert rows["Edit", "Find"] == "Ctrl+F"
+    assert rows["Edit", "Undo"] == "Ctrl+Z"
+    assert rows["Edit", "Delete Papers"] == "Del"
+    assert rows["Edit", "Select All"] == "Ctrl+A"
+    assert rows["Paper", "Add to Shortlist…"] == "Ctrl+L"
+    assert rows["Paper › Rating", "4 Stars"] == "Ctrl+4"
+    assert rows["Paper › Status", "To read"] == "T"
+    assert rows["Paper › Toggle Coloured Tag", "Toggle tag keep"] == "1"
 
 
 def test_ctrl_f_focuses_search_and_ctrl_a_selects_every_paper(qtbot, window):

@@ -1,0 +1,171 @@
+"""Benchmark the desktop window on a large library (default: 100,000 papers).
+
+Measures what a user waits for: opening the library to a painted table, scrolling to
+the end, typing a search, selecting a paper, rating it (the round trip through the
+writer thread and back), selecting everything. Prints figures; not a test.
+
+The library is built once by replicating ../shared/data/corpus.jsonl (as bench_core
+does) and kept in bench/out/ for later runs. Usage:
+    QT_QPA_PLATFORM=offscreen python bench/bench_gui.py [--papers 100000] [--library DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from bench_core import CORPUS, replicate_corpus  # noqa: E402  (bench/ is on sys.path)
+from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QSettings  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from paperdesk.gui.app import application  # noqa: E402
+from paperdesk.gui.main_window import MainWindow  # noqa: E402
+from paperdesk.services import importing  # noqa: E402
+from paperdesk.services.desk import Desk  # noqa: E402
+
+OUT = Path(__file__).resolve().parent / "out"
+QUERIES = ["graph neural", "bandit*", '"language models"', "year:2018"]
+
+
+class PaintWatch(QObject):
+    """Counts paint events of a widget, so 'painted' means Qt really drew it."""
+
+    def __init__(self, widget) -> None:
+        super().__init__()
+        self.paints = 0
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.paints += 1
+        return False
+
+
+def wait_for(app: QApplication, condition: Callable[[], bool], timeout_s: float = 600) -> None:
+    deadline = time.perf_counter() + timeout_s
+    while not condition():
+        if time.perf_counter() > deadline:
+            raise TimeoutError("the window did not get there in time")
+        app.processEvents()
+        time.sleep(0.001)
+
+
+def build_library(folder: Path, papers: int) -> None:
+    if (folder / "library.sqlite3").exists():
+        return
+    if not CORPUS.exists():
+        sys.exit("../shared/data/corpus.jsonl is absent: cannot build the large library")
+    print(f"building a {papers:,}-paper library in {folder} (once)…", flush=True)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as scratch:
+        source = replicate_corpus(Path(scratch) / f"corpus-{papers}.jsonl", papers)
+        with Desk.open(folder) as desk:
+            report = importing.import_files(desk, [source])
+            print(f"  {report.summary()}")
+    print(f"  built in {time.perf_counter() - started:.0f} s")
+
+
+def figure(label: str, seconds: float) -> None:
+    print(f"{label:<52} {seconds * 1000:9.1f} ms", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--papers", type=int, default=100_000)
+    parser.add_argument("--library", type=Path, default=None)
+    args = parser.parse_args()
+    folder = args.library or OUT / f"library-{args.papers}"
+    build_library(folder, args.papers)
+
+    app = application()
+    with tempfile.TemporaryDirectory() as scratch:
+        settings = QSettings(str(Path(scratch) / "bench.ini"), QSettings.Format.IniFormat)
+        clock = QElapsedTimer()
+        clock.start()
+        window = MainWindow(folder, settings, offer_demo=False)
+        window.resize(1400, 900)
+        paints = PaintWatch(window.table.viewport())
+        opened, listed = [], []
+        window.desk_opened.connect(lambda: opened.append(clock.elapsed()))
+        window.search_applied.connect(lambda: listed.append(clock.elapsed()))
+        window.show()
+        wait_for(app, lambda: bool(listed))
+        painted_before = paints.paints
+        wait_for(app, lambda: paints.paints > painted_before)
+        total = window.model.rowCount()
+        print(f"library: {total:,} papers in {folder}")
+        figure("open: window shown -> library open", opened[0] / 1000)
+        figure("open: window shown -> all ids listed", listed[0] / 1000)
+        figure("open: window shown -> table painted with rows", clock.elapsed() / 1000)
+
+        table = window.table
+        start = time.perf_counter()
+        table.scrollToBottom()
+        table.viewport().repaint()
+        figure("scroll: jump to the last row, painted", time.perf_counter() - start)
+        steps = []
+        scrollbar = table.verticalScrollBar()
+        for step in range(200):
+            start = time.perf_counter()
+            scrollbar.setValue(scrollbar.maximum() * step // 199)
+            table.viewport().repaint()
+            steps.append(time.perf_counter() - start)
+        figure("scroll: 200 jumps start -> end, mean per paint", statistics.mean(steps))
+        figure("scroll: 200 jumps start -> end, slowest paint", max(steps))
+        scrollbar.setValue(0)
+        page_downs = 0
+        start = time.perf_counter()
+        while scrollbar.value() < scrollbar.maximum() and time.perf_counter() - start < 2:
+            scrollbar.triggerAction(scrollbar.SliderAction.SliderPageStepAdd)
+            table.viewport().repaint()
+            page_downs += 1
+        figure(
+            "scroll: Page Down + paint, mean over 2 s", (time.perf_counter() - start) / page_downs
+        )
+        print(f"{'  store pages of rows fetched so far':<52} {window.model.pages_fetched:9d}")
+
+        for query in QUERIES:
+            listed.clear()
+            start = time.perf_counter()
+            window.search_bar.set_text(query)
+            wait_for(app, lambda: bool(listed))
+            figure(
+                f"search {query!r} -> table updated ({window.model.rowCount():,})",
+                time.perf_counter() - start,
+            )
+        listed.clear()
+        window.search_bar.set_text("")
+        wait_for(app, lambda: bool(listed))
+
+        start = time.perf_counter()
+        table.selectRow(total // 2)
+        figure("select a paper -> detail pane filled", time.perf_counter() - start)
+        applied = []
+        window.changes_applied.connect(applied.append)
+        start = time.perf_counter()
+        window.set_rating(4)
+        wait_for(app, lambda: bool(applied))
+        figure("rate it -> written, indexed, panes refreshed", time.perf_counter() - start)
+        start = time.perf_counter()
+        window.select_all()
+        app.processEvents()
+        figure("select all -> detail pane summary", time.perf_counter() - start)
+        applied.clear()
+        window.undo()
+        wait_for(app, lambda: bool(applied))
+        window.close()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{'peak memory (whole process)':<52} {peak:9.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
