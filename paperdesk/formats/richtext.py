@@ -27,8 +27,6 @@ from functools import lru_cache
 from pylatexenc import latex2text, latexwalker
 from whoosh.lang.porter import stem
 
-from paperdesk.core.text import collapse_whitespace
-
 logger = logging.getLogger(__name__)
 
 ITALIC, BOLD, CODE, SUP, SUB = "i", "b", "code", "sup", "sub"
@@ -87,7 +85,7 @@ def to_plain(text: str) -> str:
         return "".join(run_text for run_text, _ in _runs(_events(text), html_mode=False))
     except Exception:  # a display helper must never take the indexer or a view down
         logger.warning("could not render %.60r as plain text", text, exc_info=True)
-        return collapse_whitespace(text)
+        return _collapse(text)
 
 
 def to_html(text: str, highlight: Iterable[str] = ()) -> str:
@@ -109,7 +107,7 @@ def to_html(text: str, highlight: Iterable[str] = ()) -> str:
         return _runs_to_html(runs, _hit_pattern(highlight))
     except Exception:  # see to_plain
         logger.warning("could not render %.60r as HTML", text, exc_info=True)
-        return html.escape(collapse_whitespace(text), quote=False)
+        return html.escape(_collapse(text), quote=False)
 
 
 # --------------------------------------------------------------------------- lexer
@@ -250,7 +248,7 @@ def _lex(source: str) -> list[_Event]:
         if candidate is None:
             break
         m = _TOKEN.match(source, candidate.start())
-        if m is None:  # cannot happen: every start character is a token of its own
+        if m is None:  # a `<` or `&` that starts no tag or entity
             pos = candidate.end()
             continue
         if m.start() > text_start:
@@ -308,7 +306,7 @@ def _lex(source: str) -> list[_Event]:
 def _strip_math_delimiters(token: str) -> str:
     if token.startswith(("\\(", "\\[")):
         return token[2:-2]
-    return token  # a math environment: pylatexenc reads it whole
+    return token[token.index("}") + 1 : token.rindex("\\end")]  # \begin{align}...\end{align}
 
 
 def _lex_dollar(source: str, start: int, events: list[_Event]) -> int:
@@ -457,7 +455,7 @@ _OWN_ARGUMENTS = {
     "href": 2,
     "textcolor": 2,
 }
-# Macros papers define for themselves, common enough to be worth reading right.
+# Macros pylatexenc has no text for: `\|`, and ones papers define for themselves often.
 _AUTHOR_MACROS = {"eps": "ε", "R": "ℝ", "N": "ℕ", "Z": "ℤ", "|": "‖"}
 _DELIMITER_SIZES = re.compile(r"m?left|m?right|middle|[bB]igg?[lrm]?|limits|nolimits")
 _CALLIGRAPHIC_SHORTHAND = re.compile(r"c[A-Z]")  # \cO, \cA: \mathcal{O}, \mathcal{A}
