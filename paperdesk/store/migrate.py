@@ -2,6 +2,8 @@
 
 A library newer than this code is refused; an older one is backed up with SQLite's
 backup API before it is upgraded, so a failed upgrade can always be rolled back by hand.
+Alembic is imported only when an upgrade is due: opening a current library (every CLI
+call) then costs one SELECT instead of loading Alembic and its scripts.
 """
 
 from __future__ import annotations
@@ -11,43 +13,33 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import Engine
+from sqlalchemy import Engine, inspect, text
 
 from paperdesk.core.errors import LibraryError
 
 log = logging.getLogger(__name__)
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
-
-
-def alembic_config() -> Config:
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS_DIR))
-    return config
-
-
-def head_revision() -> str:
-    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
-    assert head is not None, "the package ships at least one migration"
-    return head
+#: The newest migration in migrations/versions (a test keeps the two in step).
+SCHEMA_HEAD = "0001"
 
 
 def current_revision(engine: Engine) -> str | None:
     with engine.connect() as connection:
-        return MigrationContext.configure(connection).get_current_revision()
+        if not inspect(connection).has_table("alembic_version"):
+            return None
+        return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
 
 
 def upgrade_to_head(engine: Engine, db_path: Path | None, backup_dir: Path | None) -> None:
     """Bring the schema to this code's head, refusing a library written by newer code."""
+    current = current_revision(engine)
+    if current == SCHEMA_HEAD:
+        return
+    from alembic import command
+    from alembic.script import ScriptDirectory
+
     config = alembic_config()
     scripts = ScriptDirectory.from_config(config)
-    current = current_revision(engine)
-    head = scripts.get_current_head()
-    if current == head:
-        return
     if current is not None and current not in {rev.revision for rev in scripts.walk_revisions()}:
         raise LibraryError(
             f"this library was written by a newer paperdesk (schema {current}); "
@@ -59,6 +51,20 @@ def upgrade_to_head(engine: Engine, db_path: Path | None, backup_dir: Path | Non
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+def alembic_config():  # type: ignore[no-untyped-def]
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    return config
+
+
+def head_revision() -> str | None:
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 def backup_sqlite(db_path: Path, backup_dir: Path, reason: str) -> Path:

@@ -13,7 +13,7 @@ from alembic.runtime.migration import MigrationContext
 from paperdesk.core.errors import LibraryError
 from paperdesk.store.db import make_engine
 from paperdesk.store.library import Library
-from paperdesk.store.migrate import current_revision, head_revision, upgrade_to_head
+from paperdesk.store.migrate import SCHEMA_HEAD, current_revision, head_revision, upgrade_to_head
 from paperdesk.store.schema import Base
 
 
@@ -25,6 +25,10 @@ def test_empty_library_migrates_to_head_with_wal_and_foreign_keys(tmp_path: Path
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
     library.close()
+
+
+def test_the_head_constant_is_the_newest_migration() -> None:
+    assert head_revision() == SCHEMA_HEAD
 
 
 def test_models_and_migrations_do_not_drift(tmp_path: Path) -> None:
@@ -50,16 +54,17 @@ def test_older_library_is_backed_up_before_upgrade(tmp_path: Path, monkeypatch) 
     # Pretend the database is at an older revision that the scripts know.
     import paperdesk.store.migrate as migrate
 
+    from alembic import command
+    from alembic.script import ScriptDirectory
+
     monkeypatch.setattr(migrate, "current_revision", lambda engine: "0000_older")
-    walk = migrate.ScriptDirectory.walk_revisions
+    walk = ScriptDirectory.walk_revisions
 
     class Older:
         revision = "0000_older"
 
-    monkeypatch.setattr(
-        migrate.ScriptDirectory, "walk_revisions", lambda self: [*walk(self), Older()]
-    )
-    monkeypatch.setattr(migrate.command, "upgrade", lambda config, target: None)
+    monkeypatch.setattr(ScriptDirectory, "walk_revisions", lambda self: [*walk(self), Older()])
+    monkeypatch.setattr(command, "upgrade", lambda config, target: None)
     upgrade_to_head(make_engine(f"sqlite:///{db}"), db, tmp_path / "backups")
     backups = list((tmp_path / "backups").glob("*.sqlite3"))
     assert len(backups) == 1 and "before-upgrade-0000_older" in backups[0].name
