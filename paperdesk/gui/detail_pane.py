@@ -236,7 +236,7 @@ class DetailPane(QSplitter):
     tag_removed = Signal(str)
 
     # Above this many selected papers, per-tag counts are not worth reading every row.
-    MAX_SUMMARISED = 2000
+    MAX_SUMMARISED = 500
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Vertical, parent)

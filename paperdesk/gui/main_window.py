@@ -38,7 +38,7 @@ from paperdesk.gui.dialogs import (
 )
 from paperdesk.gui.listing import Listing, list_papers
 from paperdesk.gui.paper_table import PaperTable
-from paperdesk.gui.paper_table_model import PaperTableModel
+from paperdesk.gui.paper_table_model import PaperTableModel, moved_order
 from paperdesk.gui.resources import app_icon, icon
 from paperdesk.gui.search_bar import SearchBar
 from paperdesk.gui.sidebar import (
@@ -158,7 +158,8 @@ class MainWindow(QMainWindow):
         self._select_first = True
         self._closed = False
 
-        self.setWindowTitle(f"Paperdesk — {self.library_dir.name}")
+        # Qt adds the application's display name ("— Paperdesk") to the title itself.
+        self.setWindowTitle(self.library_dir.name)
         self.setWindowIcon(app_icon())
         self.model = PaperTableModel(self._fetch_papers, self)
         self.table = PaperTable(self.model)
@@ -257,6 +258,12 @@ class MainWindow(QMainWindow):
             "Add to &Shortlist…", self.choose_shortlist_for_selection, "Ctrl+L", "shortlist"
         )
         self.new_shortlist_action = self._action("&New Shortlist…", self.ask_new_shortlist)
+        self.move_up_action = self._action(
+            "Move &Up in Shortlist", partial(self.move_selected_in_shortlist, -1), "Alt+Up"
+        )
+        self.move_down_action = self._action(
+            "Move Do&wn in Shortlist", partial(self.move_selected_in_shortlist, 1), "Alt+Down"
+        )
         self.save_search_action = self._action(
             "Save &Search…", self.ask_save_search, "Ctrl+Shift+S", "saved-search"
         )
@@ -301,6 +308,7 @@ class MainWindow(QMainWindow):
         paper_menu.addActions([self.add_tag_action, self.edit_title_action, self.edit_note_action])
         paper_menu.addSeparator()
         paper_menu.addActions([self.add_to_shortlist_action, self.new_shortlist_action])
+        paper_menu.addActions([self.move_up_action, self.move_down_action])
         paper_menu.addAction(self.save_search_action)
         help_menu = bar.addMenu("&Help")
         help_menu.addActions([self.shortcuts_action, self.syntax_action])
@@ -354,6 +362,7 @@ class MainWindow(QMainWindow):
             return
         self.desk = desk
         self._set_library_enabled(True)
+        self._update_scope_actions(self.sidebar.scope())
         self.statusBar().showMessage(f"Library: {self.library_dir}", 5000)
         self.refresh_sidebar()
         self.refresh_undo_actions()
@@ -464,15 +473,23 @@ class MainWindow(QMainWindow):
         self.run_search()
 
     def _on_scope_changed(self, scope: Scope) -> None:
+        self._update_scope_actions(scope)
+        if scope.kind != Kind.SAVED:
+            self.run_search()
+
+    def _update_scope_actions(self, scope: Scope) -> None:
         # In a shortlist, Delete takes papers off the list (a playlist habit), not the library.
         in_shortlist = scope.kind == Kind.SHORTLIST
         self.remove_from_shortlist_action.setShortcut(
             QKeySequence("Delete" if in_shortlist else "")
         )
         self.delete_action.setShortcut(QKeySequence("Shift+Delete" if in_shortlist else "Delete"))
-        self.remove_from_shortlist_action.setEnabled(in_shortlist)
-        if scope.kind != Kind.SAVED:
-            self.run_search()
+        for action in (
+            self.remove_from_shortlist_action,
+            self.move_up_action,
+            self.move_down_action,
+        ):
+            action.setEnabled(in_shortlist)
 
     def _on_saved_search_chosen(self, name: str) -> None:
         if self.desk is None:
@@ -695,6 +712,20 @@ class MainWindow(QMainWindow):
                 f"Removing from {scope.value}",
                 lambda desk: shortlists.remove(desk, scope.value, ids),
             )
+
+    def move_selected_in_shortlist(self, step: int) -> None:
+        """Alt+Up / Alt+Down: the keyboard's way to reorder a shortlist (besides dragging)."""
+        if not self.model.is_reorderable():
+            self.statusBar().showMessage("Open a shortlist to reorder it.", 3000)
+            return
+        ids = self.model.ids()
+        selected = self.table.selected_ids()
+        if not selected:
+            return
+        rows = [self.model.row_of(paper_id) or 0 for paper_id in selected]
+        target = min(rows) - 1 if step < 0 else max(rows) + 2
+        if 0 <= target <= len(ids):
+            self._on_reorder_requested(moved_order(ids, selected, target))
 
     def _on_reorder_requested(self, ids: list[int]) -> None:
         scope = self.sidebar.scope()

@@ -337,6 +337,9 @@ class Sidebar(SidebarView):
     def _show_menu(self, position: QPoint) -> None:
         index = self.indexAt(position)
         if not index.isValid():
+            # The Menu key asks at no particular point: use the current entry.
+            index = self.currentIndex()
+        if not index.isValid():
             return
         menu = self.menu_for(Kind(index.data(KindRole)), index.data(ValueRole) or "")
         if menu.actions():

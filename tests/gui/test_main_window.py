@@ -6,6 +6,8 @@ user would see and what reached the database, including that undo and redo resto
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QApplication
@@ -267,6 +269,14 @@ def test_shortlists_create_add_by_drop_reorder_rename_delete(qtbot, window):
     assert window.model.ids() == [fourth, *ids]
     undo(qtbot, window)
     assert searching.shortlist_ids(window.desk, "Reading group") == [*ids, fourth]
+    # ...and by keyboard: Alt+Up moves the selection one place up.
+    with searched(qtbot, window):
+        pass  # the undo re-lists the shortlist
+    window.table.select_ids([fourth], fourth)
+    with searched(qtbot, window):
+        window.move_up_action.trigger()
+    assert window.model.ids() == [*ids[:2], fourth, ids[2]]
+    undo(qtbot, window)
 
     # Delete in a shortlist takes the paper off the list, not out of the library.
     total = window.desk.library.count()
@@ -357,6 +367,32 @@ def test_dropping_files_on_the_window_imports_them_with_a_report(qtbot, window, 
     assert "1 paper added" in window.import_report.headline()
     qtbot.waitUntil(lambda: window.model.rowCount() == total + 1, timeout=WAIT_MS)
     assert not window.progress.isVisible()
+
+
+def test_a_long_import_shows_progress_and_cancel_stops_it(qtbot, window, tmp_path, monkeypatch):
+    from paperdesk.services import importing
+
+    def slow_import(desk, paths, progress=None, cancelled=None):
+        for step in range(2000):
+            if cancelled():
+                cancelled_file = importing.FileReport(
+                    file=str(paths[0]), error="cancelled; nothing from this file was imported"
+                )
+                return importing.ImportReport(files=[cancelled_file])
+            progress(step, 2000, f"Reading {paths[0].name}")
+            time.sleep(0.002)
+        raise AssertionError("the cancel never reached the import")
+
+    monkeypatch.setattr(importing, "import_files", slow_import)
+    big = tmp_path / "big.bib"
+    big.write_text("@misc{x, title={X}}", encoding="utf-8")
+    window.import_files([big])
+    qtbot.waitUntil(lambda: window.progress.bar.value() > 0, timeout=WAIT_MS)
+    assert window.progress.isVisible() and "big.bib" in window.progress.label.text()
+    with qtbot.waitSignal(window.import_finished, timeout=WAIT_MS):
+        qtbot.mouseClick(window.progress.cancel_button, Qt.MouseButton.LeftButton)
+    assert not window.progress.isVisible()
+    assert "cancelled" in window.import_report.details_html()
 
 
 def test_an_unreadable_file_is_reported_not_raised(qtbot, window, tmp_path):
