@@ -1,0 +1,73 @@
+"""A whole library to a JSON backup file and back (issue 5, part 5).
+
+`write_backup` is what `paperdesk export --format json` calls: it writes every paper
+with every user datum (paperdesk.formats.backup describes the file). `restore_backup`
+brings such a file back into an empty library, ids and all, and rebuilds the search
+index; `paperdesk restore FILE` and `paperdesk import FILE` both end here.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+from paperdesk.core.changes import Changes, ids_of
+from paperdesk.core.errors import LibraryError
+from paperdesk.formats.atomic import atomic_open
+from paperdesk.formats.backup import read_backup_file, write_backup_document
+from paperdesk.services import indexing
+from paperdesk.services.desk import Desk
+from paperdesk.store import snapshot
+from paperdesk.store.library import now
+
+log = logging.getLogger(__name__)
+
+
+def write_backup(desk: Desk, path: Path) -> int:
+    """Write the whole library to `path` (all or nothing); returns how many papers.
+
+    WriteError (a PaperdeskError) when the file cannot be written; the old file, if
+    any, is then left as it was.
+    """
+    state = snapshot.read_state(desk.library)
+    with atomic_open(path) as stream:
+        write_backup_document(stream, state, now())
+    log.info("backed up %d papers to %s", len(state["papers"]), path)
+    return len(state["papers"])
+
+
+def restore_backup(
+    desk: Desk, path: Path, progress: Callable[[int, int], None] | None = None
+) -> Changes:
+    """Fill an empty library from a backup file, then index it.
+
+    FormatError naming the fault when the file is not a sound backup; LibraryError when
+    the library already holds data (a restore never merges). Either way nothing is
+    written. `progress` follows the re-indexing, the long part.
+    """
+    document = read_backup_file(path)
+    library = desk.library
+    description = f"Restore backup {path.name}"
+    with library.bulk_write(description) as connection:
+        occupied = snapshot.occupied_tables(connection)
+        if occupied:
+            held = ", ".join(f"{count} {kind}" for kind, count in occupied.items())
+            raise LibraryError(
+                f"cannot restore into {desk.folder}: it already holds {held}. A restore "
+                "replaces a whole library, so it needs an empty one: "
+                f"paperdesk --library NEW_FOLDER restore {path}"
+            )
+        snapshot.restore_state(connection, document.state)
+    indexing.rebuild(library, desk.index, progress)
+    paper_ids = [paper["id"] for paper in document.state["papers"]]
+    log.info("restored %d papers from %s", len(paper_ids), path)
+    return Changes(
+        description,
+        ids_of(paper_ids),
+        papers_added_or_removed=True,
+        tags=True,
+        shortlists=True,
+        saved_searches=True,
+        imports=True,
+    )

@@ -1,0 +1,211 @@
+"""The whole library state in memory, read in bulk and restored in one transaction.
+
+The state is what a JSON backup holds (paperdesk.formats.backup describes the shape):
+a dict of sections, each a list of rows keyed by column name, with a paper's authors,
+a shortlist's entries and an import batch's papers nested in their row. Every table
+the user's work lives in is covered; history, the meta counters and the search index
+are not (they describe the old library or are derived from the data).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
+from typing import Any
+
+from sqlalchemy import Connection, Table, func, insert, select
+from sqlalchemy.exc import IntegrityError
+
+from paperdesk.core.errors import InvalidValueError
+from paperdesk.store.library import (
+    Library,
+    authors_t,
+    batch_papers_t,
+    batches_t,
+    entries_t,
+    notes_t,
+    paper_tags_t,
+    papers_t,
+    saved_t,
+    shortlists_t,
+    tags_t,
+)
+from paperdesk.store.schema import NotDuplicateRow
+
+not_duplicates_t: Table = NotDuplicateRow.__table__  # type: ignore[assignment]
+
+State = dict[str, list[dict[str, Any]]]
+
+# Paper columns holding JSON text in the database and structured values in the state,
+# each with how the store writes it (store/bulk.py, services/merging.py), so a restore
+# gives back the very text that was backed up.
+_JSON_COLUMNS: dict[str, Callable[[Any], str]] = {
+    "raw_fields": json.dumps,
+    "alternatives": partial(json.dumps, ensure_ascii=False),
+}
+
+# Tables whose rows the state carries one to one (the nested ones are handled apart).
+_FLAT_TABLES: dict[str, Table] = {
+    "tags": tags_t,
+    "paper_tags": paper_tags_t,
+    "notes": notes_t,
+    "saved_searches": saved_t,
+    "not_duplicates": not_duplicates_t,
+}
+
+# What makes a library non-empty: every other table of user data hangs off a paper.
+_OWN_ROWS = {
+    "papers": papers_t,
+    "tags": tags_t,
+    "shortlists": shortlists_t,
+    "saved searches": saved_t,
+    "import batches": batches_t,
+}
+
+
+def read_state(library: Library) -> State:
+    """Every table of user data, a few whole-table queries, one consistent snapshot."""
+    with library.engine.connect() as connection:
+        if connection.dialect.name == "sqlite":
+            # pysqlite starts no transaction for reads, so each SELECT would see the
+            # database as of its own moment; a write landing between two of them (a
+            # deleted paper) would leave tag rows pointing nowhere. One read
+            # transaction makes every query see the same state.
+            connection.exec_driver_sql("BEGIN")
+        state = {
+            "papers": _papers(connection),
+            "shortlists": _nested(
+                connection,
+                shortlists_t,
+                entries_t,
+                "shortlist_id",
+                "entries",
+                order=(entries_t.c.position, entries_t.c.paper_id),
+            ),
+            "import_batches": _nested(
+                connection,
+                batches_t,
+                batch_papers_t,
+                "batch_id",
+                "paper_ids",
+                order=(batch_papers_t.c.paper_id,),
+            ),
+        }
+        for name, table in _FLAT_TABLES.items():
+            state[name] = _rows(connection, table)
+    return state
+
+
+def occupied_tables(connection: Connection) -> dict[str, int]:
+    """How many rows of user data the library already has, by kind (empty: none)."""
+    counts = {
+        kind: int(connection.scalar(select(func.count()).select_from(table)) or 0)
+        for kind, table in _OWN_ROWS.items()
+    }
+    return {kind: count for kind, count in counts.items() if count}
+
+
+def restore_state(connection: Connection, state: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
+    """Insert a whole state, ids preserved, into an empty library inside `connection`'s
+    transaction (from `Library.bulk_write`). InvalidValueError when the state breaks a
+    database rule the backup reader does not check; the caller's transaction then
+    rolls everything back."""
+    papers = state["papers"]
+    shortlists = state["shortlists"]
+    batches = state["import_batches"]
+    try:
+        _insert(connection, papers_t, [_paper_row(p) for p in papers])
+        _insert(
+            connection,
+            authors_t,
+            [
+                {"paper_id": p["id"], "position": position, "name": name}
+                for p in papers
+                for position, name in enumerate(p["authors"])
+            ],
+        )
+        for name, table in _FLAT_TABLES.items():
+            _insert(connection, table, [_columns(table, row) for row in state[name]])
+        _insert(connection, shortlists_t, [_columns(shortlists_t, s) for s in shortlists])
+        # The order is the user's datum; positions are renumbered 1, 2, 3... as a
+        # reorder does, since the float gaps left by drags mean nothing on their own.
+        _insert(
+            connection,
+            entries_t,
+            [
+                {"shortlist_id": s["id"], "paper_id": paper_id, "position": float(position)}
+                for s in shortlists
+                for position, paper_id in enumerate(s["entries"], start=1)
+            ],
+        )
+        _insert(connection, batches_t, [_columns(batches_t, b) for b in batches])
+        _insert(
+            connection,
+            batch_papers_t,
+            [{"batch_id": b["id"], "paper_id": p} for b in batches for p in b["paper_ids"]],
+        )
+    except IntegrityError as error:
+        raise InvalidValueError(f"the backup breaks a rule of the library: {error.orig}") from None
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _rows(connection: Connection, table: Table) -> list[dict[str, Any]]:
+    order = list(table.primary_key.columns)
+    return [dict(row._mapping) for row in connection.execute(select(table).order_by(*order))]
+
+
+def _papers(connection: Connection) -> list[dict[str, Any]]:
+    authors: dict[int, list[str]] = defaultdict(list)
+    query = select(authors_t.c.paper_id, authors_t.c.name).order_by(
+        authors_t.c.paper_id, authors_t.c.position
+    )
+    for paper_id, name in connection.execute(query):
+        authors[paper_id].append(name)
+    papers = _rows(connection, papers_t)
+    for paper in papers:
+        for column in _JSON_COLUMNS:
+            paper[column] = json.loads(paper[column])
+        paper["authors"] = authors.get(paper["id"], [])
+    return papers
+
+
+def _nested(
+    connection: Connection,
+    parent: Table,
+    child: Table,
+    parent_key: str,
+    field: str,
+    order: Iterable[Any],
+) -> list[dict[str, Any]]:
+    """Parent rows, each with the paper ids of its child rows as a list under `field`."""
+    members: dict[int, list[int]] = defaultdict(list)
+    query = select(child.c[parent_key], child.c.paper_id).order_by(child.c[parent_key], *order)
+    for parent_id, paper_id in connection.execute(query):
+        members[parent_id].append(paper_id)
+    rows = _rows(connection, parent)
+    for row in rows:
+        row[field] = members.get(row["id"], [])
+    return rows
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _columns(table: Table, row: Mapping[str, Any]) -> dict[str, Any]:
+    return {column.name: row[column.name] for column in table.columns}
+
+
+def _paper_row(paper: Mapping[str, Any]) -> dict[str, Any]:
+    row = _columns(papers_t, paper)
+    for column, encode in _JSON_COLUMNS.items():
+        row[column] = encode(paper[column])
+    return row
+
+
+def _insert(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
+    if rows:
+        connection.execute(insert(table), rows)
