@@ -25,6 +25,7 @@ from paperdesk.core.models import Paper, Status
 from paperdesk.formats.richtext import to_plain
 from paperdesk.search.query import CHEAT_SHEET
 from paperdesk.services import (
+    backup,
     editing,
     history,
     importing,
@@ -431,6 +432,16 @@ def cmd_backup(desk: Desk, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_restore(desk: Desk, args: argparse.Namespace) -> int:
+    bar = ProgressBar()
+    changes = backup.restore_backup(
+        desk, Path(args.file), progress=lambda done, total: bar(done, total, "indexing")
+    )
+    bar.finish()
+    report_changes(changes)
+    return 0
+
+
 def cmd_syntax(_desk: Desk | None, _args: argparse.Namespace) -> int:
     print(CHEAT_SHEET)
     return 0
@@ -595,6 +606,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--json", action="store_true")
     sub = command("backup", cmd_backup, "copy the library database to a backup file")
     sub.add_argument("-o", "--output", default=None, help=f"file (default: LIBRARY/{BACKUP_DIR}/)")
+    sub = command("restore", cmd_restore, "restore a JSON backup into an empty library")
+    sub.add_argument("file", help="a backup written by `paperdesk export --format json`")
     sub = command("syntax", cmd_syntax, "print the search syntax cheat-sheet")
     sub.set_defaults(needs_library=False)
     return parser

@@ -52,9 +52,9 @@ def restore_backup(
     with library.bulk_write(description) as connection:
         occupied = snapshot.occupied_tables(connection)
         if occupied:
-            held = ", ".join(f"{count} {kind}" for kind, count in occupied.items())
+            held = ", ".join(f"{kind}: {count}" for kind, count in occupied.items())
             raise LibraryError(
-                f"cannot restore into {desk.folder}: it already holds {held}. A restore "
+                f"cannot restore into {desk.folder}: it is not empty ({held}). A restore "
                 "replaces a whole library, so it needs an empty one: "
                 f"paperdesk --library NEW_FOLDER restore {path}"
             )

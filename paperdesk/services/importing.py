@@ -17,9 +17,9 @@ from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.models import PaperRecord
 from paperdesk.formats.base import ReadResult
-from paperdesk.formats.registry import read_file
+from paperdesk.formats.registry import BACKUP, BackupFileError, read_file
 from paperdesk.search.index import Cancelled
-from paperdesk.services import indexing
+from paperdesk.services import backup, indexing
 from paperdesk.services.desk import Desk
 from paperdesk.services.matching import Matcher, record_keys
 from paperdesk.services.merging import merge_updates
@@ -48,6 +48,8 @@ class FileReport:
         name = Path(self.file).name
         if self.error:
             return f"{name}: not imported: {self.error}"
+        if self.format == BACKUP:
+            return f"{name} (backup): restored {self.added} paper{'s' if self.added != 1 else ''}"
         parts = [
             f"{self.added} added",
             f"{self.merged} merged",
@@ -123,6 +125,8 @@ def import_file(
         return report, Changes()
     try:
         result = read_file(path)
+    except BackupFileError:
+        return _restore(desk, path, report, progress)
     except PaperdeskError as error:
         report.error = str(error).removeprefix(f"{path}: ")
         return report, Changes()
@@ -134,6 +138,25 @@ def import_file(
     except Cancelled:
         report.error = "cancelled; nothing from this file was imported"
         return report, Changes()
+    return report, changes
+
+
+def _restore(
+    desk: Desk, path: Path, report: FileReport, progress: Progress | None
+) -> tuple[FileReport, Changes]:
+    """A paperdesk backup is restored whole (into an empty library), not merged."""
+    report.format = BACKUP
+
+    def indexing_progress(done: int, total: int) -> None:
+        if progress:
+            progress(done, total, f"Indexing {path.name}")
+
+    try:
+        changes = backup.restore_backup(desk, path, indexing_progress)
+    except PaperdeskError as error:
+        report.error = str(error).removeprefix(f"{path}: ")
+        return report, Changes()
+    report.added = len(changes.paper_ids)
     return report, changes
 
 
