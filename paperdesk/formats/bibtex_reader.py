@@ -6,8 +6,8 @@ it leaves raw, and this module evaluates them the way BibTeX does: `@string` mac
 A value that is not such an expression (`title = {A} author = {B}`, a missing comma)
 makes its entry a Problem instead of a silently wrong record.
 
-Display values (title, authors, venue) are converted from LaTeX to Unicode; the
-evaluated fields stay in `raw_fields` with their LaTeX, for export.
+Display values (title, authors, venue) are converted from LaTeX to Unicode by
+formats.richtext; the evaluated fields stay in `raw_fields` with their LaTeX, for export.
 """
 
 from __future__ import annotations
@@ -22,13 +22,12 @@ from bibtexparser.middlewares.names import (
     split_multiple_persons_names,
 )
 from bibtexparser.model import DuplicateBlockKeyBlock, DuplicateFieldKeyBlock, Entry
-from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
 from paperdesk.core.errors import FormatError
 from paperdesk.core.models import PaperRecord
-from paperdesk.core.text import collapse_whitespace
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
 from paperdesk.formats.identifiers import identifiers_from
+from paperdesk.formats.richtext import to_plain
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +43,6 @@ _MONTHS = {
 
 _WORD = re.compile(r"[^\s#{}\",=]+")
 _YEAR = re.compile(r"\b(\d{4})\b")
-# In a LaTeX document `%` starts a comment; in a bibliography field it is a percent sign.
-_BARE_PERCENT = re.compile(r"(?<!\\)%")
 _VENUE_FIELDS = ("booktitle", "journaltitle", "journal")
 # Where the parent of a crossref/xref names itself: its own venue, else its title
 # (a @proceedings' title is its children's booktitle, as biblatex maps it).
@@ -58,22 +55,6 @@ _PARTS_OF_A_WHOLE = frozenset(
 _NOT_PAPERS = frozenset({"set", "xdata"})
 _ID_MENTION_FIELDS = ("journal", "note", "howpublished", "eprint", "pdf")
 _ARXIV_PREFIXES = {"", "arxiv"}
-
-# What needs pylatexenc: commands, math, ties, dashes, TeX quotes. Braces alone (the
-# `{GAN}` capital protection in most titles) just go: parsing costs ~4 ms a string.
-_LATEX_MARKUP = re.compile(r"[\\$~%]|--|``|''")
-_BRACES = str.maketrans("", "", "{}")
-
-
-def _latex_converter() -> LatexNodes2Text:
-    context = get_default_latex_context_db()
-    # Bibliographies about TeX name it; pylatexenc would drop the logos to nothing.
-    logos = [MacroTextSpec(name, simplify_repl=name) for name in ("TeX", "LaTeX", "BibTeX")]
-    context.add_context_category("tex-logos", prepend=True, macros=logos)
-    return LatexNodes2Text(latex_context=context, math_mode="text")
-
-
-_latex_to_text = _latex_converter()
 
 
 class _MalformedValue(ValueError):
@@ -257,7 +238,7 @@ def _record(
     entry: Entry, fields: dict[str, str], lineage: list[dict[str, str]]
 ) -> PaperRecord | None:
     own, parents = lineage[0], lineage[1:]
-    title = _display(_title_field(entry.entry_type.lower(), lineage))
+    title = to_plain(_title_field(entry.entry_type.lower(), lineage))
     if not title:
         return None
     author_field = _first(lineage, ("author",))
@@ -269,7 +250,7 @@ def _record(
         title=title,
         abstract=own.get("abstract", "").strip(),
         authors=_authors(author_field or ""),
-        venue=_display(venue) if venue else None,
+        venue=to_plain(venue) if venue else None,
         year=int(year_match.group(1)) if year_match else None,
         ids=identifiers_from(
             doi=own.get("doi"),
@@ -321,14 +302,7 @@ def _authors(field: str) -> tuple[str, ...]:
         if name.strip().lower() == "others":
             continue
         parts = parse_single_name_into_parts(name, strict=False)
-        display = _display(parts.merge_first_name_first)
+        display = to_plain(parts.merge_first_name_first)
         if display:
             names.append(display)
     return tuple(names)
-
-
-def _display(latex: str) -> str:
-    """LaTeX source as readable Unicode on one line (`Rockt{\\"a}schel` -> Rocktäschel)."""
-    if not _LATEX_MARKUP.search(latex):
-        return collapse_whitespace(latex.translate(_BRACES))
-    return collapse_whitespace(_latex_to_text.latex_to_text(_BARE_PERCENT.sub(r"\\%", latex)))

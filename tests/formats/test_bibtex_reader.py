@@ -220,3 +220,21 @@ def test_file_with_nothing_to_import_is_a_format_error(text: str, message: str) 
         read_bibtex(text, "refs.bib")
     assert caught.value.file == "refs.bib"
     assert message in str(caught.value)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="formats.richtext.to_plain does not yet read these LaTeX forms; remove this mark "
+    "when it does",
+)
+@pytest.mark.parametrize(
+    ("authors_source", "shown"),
+    [
+        (r"Delebecque, Fran{\c c}ois", ("François Delebecque",)),  # jabref/biblatex-software.bib
+        (r"G. {\relax Yu}. Prokhorov", ("G. Yu. Prokhorov",)),  # bibtexparser_v1/biber-examples
+        (r"Erd\H os, Paul", ("Paul Erdős",)),
+    ],
+)
+def test_authors_in_rarer_latex_forms(authors_source: str, shown: tuple[str, ...]) -> None:
+    record = read_one(f"@article{{k, title = {{T}}, author = {{{authors_source}}}}}")
+    assert record.authors == shown
