@@ -14,9 +14,9 @@ from collections.abc import Iterator
 
 from paperdesk.core.errors import FormatError
 from paperdesk.core.models import PaperRecord
-from paperdesk.core.text import collapse_whitespace
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
 from paperdesk.formats.identifiers import identifiers_from
+from paperdesk.formats.richtext import to_plain
 
 FORMAT = "csv"
 
@@ -71,7 +71,7 @@ def read_csv(text: str, file_name: str) -> ReadResult:
             problems.append(cells)
             break
         values = {field: _cell(cells, index) for field, index in columns.items()}
-        title = collapse_whitespace(values.get("title", ""))
+        title = to_plain(values.get("title", ""))
         if not title:
             problems.append(Problem(file_name, line, "no title"))
             continue
@@ -81,7 +81,7 @@ def read_csv(text: str, file_name: str) -> ReadResult:
                 title=title,
                 abstract=values.get("abstract", "").strip(),
                 authors=split_authors(values.get("authors", "")),
-                venue=collapse_whitespace(values.get("venue", "")) or None,
+                venue=to_plain(values.get("venue", "")) or None,
                 year=int(year.group(1)) if year else None,
                 ids=identifiers_from(
                     doi=values.get("doi"),
@@ -117,7 +117,7 @@ def split_authors(text: str) -> tuple[str, ...]:
         chunks = [_last_first(chunk) for chunk in text.split(";")]
     else:
         chunks = [name for chunk in _AND.split(text) for name in _comma_separated(chunk)]
-    return tuple(name for name in (collapse_whitespace(c) for c in chunks) if name)
+    return tuple(name for name in (to_plain(c) for c in chunks) if name)
 
 
 def _comma_separated(chunk: str) -> list[str]:

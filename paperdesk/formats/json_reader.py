@@ -6,7 +6,8 @@ arxiv). A bad line in JSON Lines is a Problem with its line number; a JSON array
 document, so a syntax error anywhere in it makes the file unreadable.
 
 `status` in such lists is the venue's decision (Poster, Reject), not the user's triage
-status: it is kept in `raw_fields` only.
+status: it is kept in `raw_fields` only. Titles, venues and names are shown as
+formats.richtext makes them readable; `raw_fields` and the abstract keep the source.
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ from typing import Any
 
 from paperdesk.core.errors import FormatError
 from paperdesk.core.models import PaperRecord
-from paperdesk.core.text import collapse_whitespace
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
 from paperdesk.formats.csv_reader import split_authors
 from paperdesk.formats.identifiers import identifiers_from
+from paperdesk.formats.richtext import to_plain
 
 FORMAT = "json"
 
@@ -140,7 +141,8 @@ def _raw(value: Any) -> str:
 
 
 def _text(value: Any) -> str:
-    return collapse_whitespace(value) if isinstance(value, str) else ""
+    """A display value: LaTeX/HTML made readable (`$K^2$-GNN` -> `K²-GNN`), one line."""
+    return to_plain(value) if isinstance(value, str) else ""
 
 
 def _optional(value: Any) -> str | None:

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from rispy import RisParser
 
 from paperdesk.core.models import PaperRecord
-from paperdesk.core.text import collapse_whitespace
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
 from paperdesk.formats.identifiers import identifiers_from
+from paperdesk.formats.richtext import to_plain
 
 FORMAT = "ris"
 
@@ -103,7 +103,7 @@ def _record(fields: dict, chunk: _Chunk) -> PaperRecord | None:
     urls = [url for url in fields.get("urls", []) if url]
     return PaperRecord(
         title=title,
-        abstract=_first_text(fields, _ABSTRACTS, collapse=False),
+        abstract=_first_text(fields, _ABSTRACTS, display=False),
         authors=tuple(_first_name_first(name) for name in _names(fields)),
         venue=_first_text(fields, _VENUES) or None,
         year=int(year.group(1)) if year else None,
@@ -126,11 +126,12 @@ def _text(value: object) -> str:
     return str(value).strip() if value is not None else ""
 
 
-def _first_text(fields: dict, names: tuple[str, ...], collapse: bool = True) -> str:
+def _first_text(fields: dict, names: tuple[str, ...], display: bool = True) -> str:
+    """The first tag present; as readable one-line text for display, else as written."""
     for name in names:
         value = _text(fields.get(name))
         if value:
-            return collapse_whitespace(value) if collapse else value
+            return to_plain(value) if display else value
     return ""
 
 
@@ -146,10 +147,10 @@ def _first_name_first(name: str) -> str:
     """RIS writes `Last, First[, Suffix]`: `Shannon, Claude E.` -> `Claude E. Shannon`."""
     parts = [part.strip() for part in name.split(",")]
     if len(parts) == 2 and all(parts):
-        return f"{parts[1]} {parts[0]}"
-    if len(parts) == 3 and all(parts):
-        return f"{parts[1]} {parts[0]} {parts[2]}"
-    return collapse_whitespace(name)
+        name = f"{parts[1]} {parts[0]}"
+    elif len(parts) == 3 and all(parts):
+        name = f"{parts[1]} {parts[0]} {parts[2]}"
+    return to_plain(name)
 
 
 def _raw_fields(lines: list[str]) -> Iterator[tuple[str, str]]:

@@ -54,6 +54,15 @@ def test_delimiters_and_header_aliases(text: str, expected: tuple[str, int]) -> 
     assert (record.title, record.year) == expected
 
 
+def test_markup_in_display_columns_is_shown_readable() -> None:
+    text = (
+        'title,venue,authors\n"Learning in $O(d \\log n)$ time",\\textit{NeurIPS},Caf{\\\'e} A.\n'
+    )
+    (record,) = read_csv(text, "x.csv").records
+    assert (record.title, record.venue) == ("Learning in O(d log n) time", "NeurIPS")
+    assert record.authors == ("Café A.",)
+
+
 def test_venue_and_id_columns() -> None:
     text = (
         "title,booktitle,openreview_id,arxiv,url\n"

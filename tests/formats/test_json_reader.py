@@ -44,6 +44,14 @@ def test_a_corpus_line() -> None:
     assert "openreview_id" not in raw
 
 
+def test_latex_in_titles_is_shown_readable_and_kept_raw() -> None:
+    line = {"title": "$K^2$-GNN: Graph Networks", "authors": ['Tim Rockt{\\"a}schel']}
+    (record,) = read_json(json.dumps(line), "x.jsonl").records
+    assert record.title == "K²-GNN: Graph Networks"
+    assert record.authors == ("Tim Rocktäschel",)
+    assert dict(record.raw_fields)["title"] == "$K^2$-GNN: Graph Networks"
+
+
 def test_array_records_carry_the_line_they_start_on() -> None:
     text = json.dumps(
         [{"title": "First", "year": "2019-05"}, {"title": "Second", "journal": "JMLR"}], indent=2

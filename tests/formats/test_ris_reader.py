@@ -72,6 +72,15 @@ def test_continuation_line_that_looks_like_a_tag_without_blank_stays_text() -> N
     assert record.abstract == "We ran an AB-testing campaign."
 
 
+def test_markup_in_titles_is_shown_readable_and_kept_raw() -> None:
+    title = r"<i>E. coli</i> and the $\alpha$-helix"
+    text = f'TY  - JOUR\nTI  - {title}\nAU  - M{{\\"u}}ller, J.\nER  -\n'
+    (record,) = read_ris(text, "x.ris").records
+    assert record.title == "E. coli and the α-helix"
+    assert record.authors == ("J. Müller",)
+    assert dict(record.raw_fields)["TI"] == title
+
+
 def test_missing_er_between_records_starts_a_new_record() -> None:
     text = "TY  - JOUR\nTI  - First\nTY  - BOOK\nTI  - Second\nER  - \n"
     result = read_ris(text, "x.ris")
