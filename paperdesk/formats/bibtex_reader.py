@@ -30,6 +30,9 @@ from paperdesk.formats.identifiers import identifiers_from
 from paperdesk.formats.richtext import to_plain
 
 log = logging.getLogger(__name__)
+# The splitter logs every aborted block as a warning, with 0-based line numbers; each
+# one is already a Problem here, so the user would read it twice, once off by one.
+logging.getLogger("bibtexparser.splitter").setLevel(logging.ERROR)
 
 FORMAT = "bibtex"
 
