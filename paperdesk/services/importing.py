@@ -23,6 +23,7 @@ from paperdesk.services import backup, indexing
 from paperdesk.services.desk import Desk
 from paperdesk.services.matching import Matcher, record_keys
 from paperdesk.services.merging import merge_updates
+from paperdesk.services.near_duplicates import ImportNearDuplicates
 from paperdesk.store import bulk
 
 log = logging.getLogger(__name__)
@@ -209,18 +210,23 @@ def _apply(
 
 
 def _plan(desk: Desk, records: Sequence[PaperRecord]) -> _Plan:
-    """Decide for each record: new paper, merge into an existing one, or unchanged."""
+    """Decide for each record: new paper, merge into an existing one, or unchanged.
+
+    Exact keys first; a record they miss is compared with similar abstracts.
+    """
     matcher = Matcher.from_library_keys(desk.library.match_keys())
+    similar = ImportNearDuplicates(desk.library.match_texts)
     plan = _Plan()
     pending: dict[int, PaperRecord] = {}  # negative ids: new papers earlier in this same file
     matched: dict[int, list[PaperRecord]] = {}
     for record in records:
         keys = record_keys(record)
-        found = matcher.find(keys)
+        found = matcher.find(keys) or similar.find(record)
         if found is None:
             temporary_id = -(len(pending) + 1)
             pending[temporary_id] = record
             matcher.add(temporary_id, keys)
+            similar.add(temporary_id, record)
         elif found[0] > 0:
             matched.setdefault(found[0], []).append(record)
         # a record matching an earlier record of the same file is a duplicate within it

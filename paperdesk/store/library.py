@@ -351,6 +351,15 @@ class Library:
             for row in connection.execute(query):
                 yield tuple(row)  # type: ignore[misc]
 
+    def match_texts(self) -> Iterator[tuple[int, str, bool, str]]:
+        """(id, title, title_is_derived, abstract) of papers with an abstract (fuzzy matching)."""
+        query = select(
+            papers_t.c.id, papers_t.c.title, papers_t.c.title_is_derived, papers_t.c.abstract
+        ).where(papers_t.c.abstract != "")
+        with self.engine.connect() as connection:
+            for row in connection.execute(query):
+                yield row.id, row.title, bool(row.title_is_derived), row.abstract
+
     # ----------------------------------------------------------------- tags
 
     def add_tags(self, ids: Sequence[int], names: Sequence[str]) -> Changes:
