@@ -178,6 +178,11 @@ _HTML_ELEMENTS = frozenset(
     "td th thead tr tt u ul".split()
 )
 _MATH_ENVIRONMENTS = "equation|align|gather|multline|eqnarray|displaymath|math"
+# biblatex and csquotes quote their argument: `\mkbibquote{De Motu}` shows “De Motu”.
+_QUOTE_MACROS = ("mkbibquote", "enquote", "textquote")
+_OPEN_QUOTE, _CLOSE_QUOTE = "\u201c", "\u201d"
+# Macros that only steer TeX (`{\relax Yu}` keeps BibTeX from abbreviating "Yu").
+_INVISIBLE_MACROS = ("relax", "protect", "nobreak", "noindent", "ignorespaces", "xspace")
 
 _TOKEN = re.compile(
     r"""
@@ -190,9 +195,14 @@ _TOKEN = re.compile(
     | (?P<dollar>\$)
     | (?P<escaped>\\[%&$\#_{}])
     | (?P<space>\\[\\,;:!\s])
-    | (?P<nothing>\\[-/@]|\\(?:begin|end)\{[^{}]*\})
+    | (?P<nothing>\\[-/@]|\\(?:begin|end)\{[^{}]*\}|\\(?:"""
+    + "|".join(_INVISIBLE_MACROS)
+    + r""")(?![a-zA-Z])\s*)
     | (?P<item>\\item(?![a-zA-Z])\s*)
-    | (?P<accent>\\["'^`~=.](?:\{[^{}]*\}|\\?[a-zA-Z]))
+    | (?P<accent>\\(?:["'^`~=.]|[cHvkurdb](?![a-zA-Z])\s*)(?:\{[^{}]*\}|\\?[a-zA-Z]))
+    | (?P<quote>\\(?:"""
+    + "|".join(_QUOTE_MACROS)
+    + r""")\s*\{)
     | (?P<style>\\(?:"""
     + "|".join(sorted(_STYLE_MACROS, key=len, reverse=True))
     + r""")\s*\{)
@@ -221,9 +231,9 @@ _PROSE = re.compile(r"[^\W\d_]{2,} [^\W\d_]{2,} [^\W\d_]{2,}")  # three words in
 
 @dataclass(slots=True)
 class _Scope:
-    """A brace group: the events that end the styles it opened."""
+    """A brace group: the events that end what it opened (styles, a quotation)."""
 
-    closers: list[_Toggle] = field(default_factory=list)
+    closers: list[_Event] = field(default_factory=list)
 
 
 def _events(source: str) -> list[_Event]:
@@ -263,6 +273,9 @@ def _lex(source: str) -> list[_Event]:
             events.append(" • ")
         elif kind in ("accent", "macro", "typography"):
             events.extend(_text_fragment_events(token))
+        elif kind == "quote":
+            events.append(_OPEN_QUOTE)
+            scopes.append(_Scope([_CLOSE_QUOTE]))
         elif kind == "style":
             style = _STYLE_MACROS[token[1:].rstrip("{ \t\r\n")]
             scope = _Scope()
@@ -347,10 +360,11 @@ def _tag_event(m: re.Match[str]) -> _Event:
 
 
 def _tilde(source: str, at: int) -> str:
-    """`~` is LaTeX's unbreakable space (`et al.~(2019)`), except `~5x`, which means "about"."""
+    """`~` is LaTeX's unbreakable space (`Fig.~3`, `et al.~(2019)`), except `~5x`,
+    `(~6%)`: before a number and not joined to the word before, it means "about"."""
     before = source[at - 1] if at else " "
     after = source[at + 1 : at + 2]
-    if after.isdigit() and not before.isalnum():
+    if after.isdigit() and (before.isspace() or before in "([{"):
         return "~"
     return " "
 
@@ -361,10 +375,10 @@ def _is_punctuation(char: str) -> bool:
 
 def _delims(run: str, source: str, start: int, end: int) -> list[_Event]:
     """A `*`/`_` run as Markdown delimiters, with CommonMark's flanking rules."""
-    if len(run) > 3:
-        return [run]
     before = source[start - 1] if start else " "
     after = source[end] if end < len(source) else " "
+    if len(run) > 3 or (run[0] == "*" and before.isdigit() and after.isdigit()):
+        return [run]  # `2*3 = 6`, `2**10` are arithmetic
     left = not after.isspace() and (
         not _is_punctuation(after) or before.isspace() or _is_punctuation(before)
     )
@@ -442,6 +456,7 @@ _OWN_ARGUMENTS = {
     **dict.fromkeys(_STYLE_MACROS, 1),
     **dict.fromkeys(_COMBINING_ACCENTS, 1),
     **dict.fromkeys(_FRACTIONS, 2),
+    **dict.fromkeys(_QUOTE_MACROS, 1),
     "sqrt": 1,
     "mathbb": 1,
     "mathds": 1,
@@ -729,6 +744,8 @@ def _macro_events(node: _Macro, rest: Sequence[_Node], math: bool) -> tuple[list
     name = node.name
     if _DELIMITER_SIZES.fullmatch(name):  # `\left(`: the delimiter itself follows
         return [], 0
+    if name in _INVISIBLE_MACROS:
+        return [], 0
     if name == "verb":
         args = [a for a in node.args if a is not None]
         return ([_ON[CODE], _verbatim(args[-1]), _OFF[CODE]] if args else []), 0
@@ -752,6 +769,8 @@ def _own_macro_events(node: _Macro, args: list[_Node], math: bool) -> list[_Even
         in_math = (math or name == "ensuremath") and not name.startswith(("text", "mbox", "hbox"))
         events = _walk_argument(last, in_math)
         return [_ON[style], *events, _OFF[style]] if style else events
+    if name in _QUOTE_MACROS:
+        return [_OPEN_QUOTE, *_walk_argument(last, math), _CLOSE_QUOTE]
     if name in _FRACTIONS:
         top, bottom = _walk_argument(args[0], math), _walk_argument(last, math)
         if name == "binom":
@@ -804,7 +823,10 @@ def _symbol_events(node: _Macro, rest: Sequence[_Node], math: bool) -> tuple[lis
             logger.debug("pylatexenc could not convert \\%s", name, exc_info=True)
             text = name
     text = unicodedata.normalize("NFC", text)
-    return [text + " " if text and node.post_space else text], 0
+    # The blank after `\log` in `\log n` stays readable; the one in `\c c` only parted
+    # the accent from its argument.
+    takes_argument = any(arg is not None for arg in node.args)
+    return [text + " " if text and node.post_space and not takes_argument else text], 0
 
 
 def _unknown_macro_events(

@@ -222,11 +222,6 @@ def test_file_with_nothing_to_import_is_a_format_error(text: str, message: str) 
     assert message in str(caught.value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="formats.richtext.to_plain does not yet read these LaTeX forms; remove this mark "
-    "when it does",
-)
 @pytest.mark.parametrize(
     ("authors_source", "shown"),
     [

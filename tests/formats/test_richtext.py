@@ -99,6 +99,33 @@ PLAIN_CASES = [
     (r"$\mathbb{E}[X]$ and $\eps$-net", "E[X] and ε-net"),
     ("<think> tags and snake_case_names stay", "<think> tags and snake_case_names stay"),
     ("Plain text  with\n  breaks", "Plain text with breaks"),
+    # accents written as a macro, a blank, then the letter (jabref, biber examples)
+    (r"Delebecque, Fran{\c c}ois", "Delebecque, François"),
+    (r"Erd\H os and \H o", "Erdős and ő"),
+    (r"{\v S}koda and \v Skoda", "Škoda and Škoda"),
+    (r"\k a \u a \r a", "ą ă å"),
+    # a symbol accent takes no blank: `\.` before a space is a stray dot
+    (r"et. al.\. No composite", "et. al.. No composite"),
+    (r"G. {\relax Yu}. Prokhorov", "G. Yu. Prokhorov"),
+    # biblatex and csquotes quotations, nested and holding accents
+    (
+        r"\mkbibquote{Intention} und \mkbibquote{Intentionalit{\"a}t} in der Scholastik",
+        "“Intention” und “Intentionalität” in der Scholastik",
+    ),
+    (r"Abhandlung: \mkbibquote{{\"U}ber den Intellekt}", "Abhandlung: “Über den Intellekt”"),
+    (r"said \mkbibquote{a \mkbibquote{b} c}.", "said “a “b” c”."),
+    (
+        r"are \enquote{sets of individuals}; \enquote{item sets}",
+        "are “sets of individuals”; “item sets”",
+    ),
+    # `~` joining two words is a space; before a number after a blank it means "about"
+    (r"see Fig.~3 and Knuth~et al.~2019", "see Fig. 3 and Knuth et al. 2019"),
+    ("Donald~E. Knuth", "Donald E. Knuth"),
+    ("a gain of (~6%) over ~167k", "a gain of (~6%) over ~167k"),
+    # arithmetic is not Markdown emphasis
+    ("2*3 = 6 and 4*5 = 20", "2*3 = 6 and 4*5 = 20"),
+    ("2**10 and 3**2", "2**10 and 3**2"),
+    ("a * b * c", "a * b * c"),
 ]
 
 
@@ -137,6 +164,11 @@ HTML_CASES = [
     ('<em onclick="evil()">x</em>', '&lt;em onclick="evil()"&gt;x'),
     ("p < 0.05 & q > 1", "p &lt; 0.05 &amp; q &gt; 1"),
     ("&lt;em&gt;not a tag&lt;/em&gt;", "&lt;em&gt;not a tag&lt;/em&gt;"),
+    (
+        r"Aristotle's \mkbibquote{\emph{De Motu} Animalium}",
+        "Aristotle's “<i>De Motu</i> Animalium”",
+    ),
+    ("2*3*4 and *x*", "2*3*4 and <i>x</i>"),
 ]
 
 
@@ -212,6 +244,7 @@ _MARKUP_PIECES = st.sampled_from(
     list("$\\{}<>/*_`~&%^'-#[]() \nabKxe2")
     + ["<em>", "</em>", "<b>", "<script>", "&amp;", "&#x3c;", "$$", "**", "---", "``"]
     + [r"\textit{", r"\emph{", r"\frac", r"\sqrt[", r"\left(", r"\href{", r"\url{", "{\\em "]
+    + [r"\mkbibquote{", r"\c ", r"\H", r"\relax "]
 )
 
 
