@@ -26,7 +26,7 @@ _WORKSHOP = re.compile(r"\bworkshops?\b", re.IGNORECASE)
 
 # Sniffing: a header is a name, not a sentence; an abstract runs to dozens of words.
 _SNIFF_ZONE = 100_000
-_MAX_HEADER_CHARS = 200
+_MAX_HEADER_CHARS = 120
 _MIN_ABSTRACT_WORDS = 20
 _SNIFFED_PARAGRAPHS = 5
 _OTHER_FORMAT_LINE = re.compile(r"^[ \t]*(?:@[A-Za-z]+[ \t]*[{(]|TY[ \t]*-[ \t])", re.MULTILINE)
