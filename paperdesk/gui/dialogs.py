@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.core.errors import PaperdeskError
+from paperdesk.formats.registry import EXTENSIONS
 from paperdesk.services.importing import ImportReport
 
 log = logging.getLogger(__name__)
@@ -61,11 +62,9 @@ class Asker:
         return answer == QMessageBox.StandardButton.Yes
 
     def import_paths(self) -> list[Path]:
+        patterns = " ".join(f"*{extension}" for extension in sorted(EXTENSIONS))
         names, _ = QFileDialog.getOpenFileNames(
-            self._parent,
-            "Import papers",
-            "",
-            "Paper lists (*.txt *.bib *.bibtex *.ris *.csv *.json *.jsonl *.md);;All files (*)",
+            self._parent, "Import papers", "", f"Paper lists ({patterns});;All files (*)"
         )
         return [Path(name) for name in names]
 

@@ -83,8 +83,8 @@ WIDGET_KEYS = [
 ]
 
 
-class ImportProgress(QWidget):
-    """Status-bar progress for long jobs, with a Cancel button when they can stop."""
+class JobProgress(QWidget):
+    """Status-bar progress for long jobs (opening, importing), with Cancel when they can stop."""
 
     cancel_requested = Signal()
 
@@ -166,7 +166,7 @@ class MainWindow(QMainWindow):
         self.sidebar = Sidebar()
         self.search_bar = SearchBar()
         self.detail = DetailPane()
-        self.progress = ImportProgress()
+        self.progress = JobProgress()
         self.statusBar().addPermanentWidget(self.progress)
         self._build_layout()
         self._build_actions()
@@ -440,7 +440,10 @@ class MainWindow(QMainWindow):
             return
         selected, current = self.table.selected_ids(), self.table.current_id()
         if self.pending_select is not None:
-            selected, current = [self.pending_select], self.pending_select
+            if self.pending_select in listing.ids:
+                selected, current = [self.pending_select], self.pending_select
+            else:
+                log.warning("paper %d is not among the papers listed", self.pending_select)
             self.pending_select = None
         self.model.set_ids(listing.ids)
         self.table.set_reorderable(listing.reorderable)

@@ -185,7 +185,7 @@ class Sidebar(SidebarView):
             root.appendRow(self._saved_section(data.saved_searches))
             root.appendRow(self._import_section(data.imports))
             if first_time:
-                for kind in (Kind.STATUS, Kind.SHORTLIST, Kind.TAG):
+                for kind in (Kind.STATUS, Kind.SHORTLIST, Kind.TAG, Kind.SAVED):
                     expanded.add((Kind.SECTION.value, kind.value))
             self._restore_expanded(expanded)
             if first_time:

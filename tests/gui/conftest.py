@@ -81,7 +81,7 @@ def open_window(qtbot, folder: Path, settings_file: Path, offer_demo: bool = Fal
     settings = QSettings(str(settings_file), QSettings.Format.IniFormat)
     window = MainWindow(folder, settings, offer_demo=offer_demo)
     qtbot.addWidget(window, before_close_func=lambda w: w.close())
-    with qtbot.waitSignal(window.search_applied, timeout=20_000):
+    with qtbot.waitSignal(window.search_applied, timeout=60_000):
         window.show()
     return window
 
