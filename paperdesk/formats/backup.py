@@ -43,7 +43,6 @@ from paperdesk.core.errors import FormatError
 from paperdesk.core.models import MAX_RATING, Status
 from paperdesk.formats.encoding import decode
 
-FORMAT = "backup"
 VERSION_KEY = "paperdesk_backup"
 VERSION = 1
 
