@@ -561,7 +561,9 @@ def _clip(title: str) -> str:
     if len(title) <= MAX_TITLE_CHARS:
         return title
     cut = title[: MAX_TITLE_CHARS - 1]
-    words = cut.rsplit(" ", 1)[0].split(" ") if " " in cut else [cut]
+    if " " in cut and not title[len(cut)].isspace():
+        cut = cut.rsplit(" ", 1)[0]  # drop the word the cut went through
+    words = cut.split(" ")
     while len(words) > 1 and words[-1].lower() in _DANGLING:
         words.pop()
     return " ".join(words).rstrip(_TRAILING_PUNCTUATION) + "…"
