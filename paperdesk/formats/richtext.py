@@ -106,6 +106,31 @@ def to_html(text: str, highlight: Iterable[str] = ()) -> str:
         return html.escape(collapse_whitespace(text), quote=False)
 
 
+def protect_markup(text: str) -> str:
+    """Text that `to_plain` shows as `text` (whitespace collapsed): for writers.
+
+    Titles and names in JSON, RIS and CSV files are read as markup (the sources write
+    `$K^2$-GNN` there), so a display text such as `A *B* c` or `strings {and` must be
+    written escaped to come back as it was. Text that already reads as itself, nearly
+    every title, is returned unchanged, so other tools see no backslashes.
+    """
+    shown = collapse_whitespace(text)
+    if to_plain(shown) == shown:
+        return shown
+    return _MARKUP_CHARACTER.sub(lambda m: _PROTECTED[m.group()], shown)
+
+
+_PROTECTED = {
+    "\\": "\\textbackslash{}",
+    "~": "\\textasciitilde{}",
+    "`": "\\textasciigrave{}",
+    "-": "-{}",  # `--` is a dash, `-{}-` two hyphens
+    "'": "'{}",  # `''` is a closing quote
+    **{char: "\\" + char for char in "{}$&_*<"},
+}
+_MARKUP_CHARACTER = re.compile(r"[\\{}$&_*<~`]|-(?=-)|'(?=')")
+
+
 # --------------------------------------------------------------------------- lexer
 
 # Text-mode macros whose braced argument the lexer opens as a scope (so Markdown and

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperdesk.formats.richtext import to_html, to_plain
+from paperdesk.core.text import collapse_whitespace
+from paperdesk.formats.richtext import protect_markup, to_html, to_plain
 
 HIT = '<span class="hit" style="background-color:#ffe066;color:#000">'
 
@@ -259,6 +260,45 @@ def test_rendering_never_fails_and_html_stays_safe(source: str, terms: list[str]
     assert isinstance(plain, str)
     assert "<script" not in fragment.lower()
     _assert_safe_html(fragment)
+
+
+@pytest.mark.parametrize(
+    "display",
+    [
+        "Learning Sparse Graphs",  # reads as itself: unchanged
+        "Costs $5 and $10",
+        "snake_case_names and 2*3 = 6",
+        "",
+    ],
+)
+def test_protect_markup_leaves_text_that_reads_as_itself(display: str) -> None:
+    assert protect_markup(display) == display
+
+
+@pytest.mark.parametrize(
+    ("display", "written"),
+    [
+        (r"random strings {and deletion", r"random strings \{and deletion"),
+        ("A *bold* claim", r"A \*bold\* claim"),
+        (r"a \ b $x$", r"a \textbackslash{} b \$x\$"),
+        ("pages 2--3 and ''quoted''", "pages 2-{}-3 and '{}'quoted'{}'"),
+        (
+            "<em>x</em> &amp; ~5 `y`",
+            r"\<em>x\</em> \&amp; \textasciitilde{}5 \textasciigrave{}y\textasciigrave{}",
+        ),
+    ],
+)
+def test_protect_markup_escapes_text_that_would_read_differently(
+    display: str, written: str
+) -> None:
+    assert protect_markup(display) == written
+    assert to_plain(written) == display
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_MARKUP_PIECES, max_size=30).map("".join) | st.text(max_size=80))
+def test_protected_text_always_reads_back_as_itself(text: str) -> None:
+    assert to_plain(protect_markup(text)) == collapse_whitespace(text)
 
 
 class _HitCollector(HTMLParser):
