@@ -12,13 +12,27 @@ import getpass
 import json
 import logging
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import combinations
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, delete, func, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    and_,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    true,
+    update,
+)
 
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import InvalidValueError, NotFoundError
@@ -42,6 +56,7 @@ from paperdesk.store.schema import (
     ImportBatchPaperRow,
     ImportBatchRow,
     MetaRow,
+    NotDuplicateRow,
     NoteRow,
     PaperRow,
     PaperTagRow,
@@ -65,6 +80,7 @@ batches_t: Table = ImportBatchRow.__table__  # type: ignore[assignment]
 batch_papers_t: Table = ImportBatchPaperRow.__table__  # type: ignore[assignment]
 history_t: Table = HistoryRow.__table__  # type: ignore[assignment]
 meta_t: Table = MetaRow.__table__  # type: ignore[assignment]
+not_duplicates_t: Table = NotDuplicateRow.__table__  # type: ignore[assignment]
 
 #: Columns a user can sort the paper table by, mapped to SQL expressions.
 SORT_COLUMNS = {
@@ -93,6 +109,17 @@ def chunked(values: Sequence[int], size: int = CHUNK) -> Iterator[list[int]]:
     values = list(values)
     for start in range(0, len(values), size):
         yield values[start : start + size]
+
+
+@dataclass(frozen=True)
+class PaperMerge:
+    """One cluster of duplicates folded into its survivor (decided by services/duplicates)."""
+
+    survivor: int
+    others: tuple[int, ...]
+    # Survivor columns to set; "authors" (a sequence of names) replaces its author list.
+    values: Mapping[str, Any]
+    note: str  # the survivor's note after the merge; "" for none
 
 
 @dataclass
@@ -551,10 +578,50 @@ class Library:
                 w.journal.tracked_ids(notes_t, "paper_id", ids),
                 w.journal.tracked_ids(entries_t, "paper_id", ids),
                 w.journal.tracked_ids(batch_papers_t, "paper_id", ids),
+                w.journal.tracked(not_duplicates_t, _not_duplicates_of(ids)),
             ):
                 for chunk in chunked(ids):
                     w.connection.execute(delete(papers_t).where(papers_t.c.id.in_(chunk)))
         return Changes(label, ids_of(ids), papers_added_or_removed=True, tags=True, shortlists=True)
+
+    # ----------------------------------------------------------------- duplicates
+
+    def not_duplicate_pairs(self) -> set[tuple[int, int]]:
+        """Pairs (smaller id first) the user said are different papers."""
+        with self.engine.connect() as connection:
+            return _not_duplicate_pairs(connection, true())
+
+    def mark_not_duplicates(self, ids: Sequence[int]) -> Changes:
+        """Remember that these papers are all different from each other."""
+        ids = sorted(self.require_papers(ids))
+        if len(ids) < 2:
+            raise InvalidValueError("name at least two papers that are not duplicates")
+        label = f"Mark {', '.join(str(i) for i in ids)} as not duplicates"
+        with self._action(label) as w:
+            where = and_(not_duplicates_t.c.paper_a.in_(ids), not_duplicates_t.c.paper_b.in_(ids))
+            with w.journal.tracked(not_duplicates_t, where):
+                present = _not_duplicate_pairs(w.connection, where)
+                rows = [
+                    {"paper_a": a, "paper_b": b}
+                    for a, b in combinations(ids, 2)
+                    if (a, b) not in present
+                ]
+                if rows:
+                    w.connection.execute(insert(not_duplicates_t), rows)
+        return Changes(label, ids_of(ids))
+
+    def merge_papers(self, merges: Sequence[PaperMerge], description: str) -> Changes:
+        """Fold each cluster into its survivor in one action; undo restores every record."""
+        ids = [paper_id for m in merges for paper_id in (m.survivor, *m.others)]
+        if len(set(ids)) != len(ids):
+            raise InvalidValueError("a paper can be merged in one cluster only")
+        self.require_papers(ids)
+        with self._action(description) as w:
+            for merge in merges:
+                _merge_cluster(w, merge)
+        return Changes(
+            description, ids_of(ids), papers_added_or_removed=True, tags=True, shortlists=True
+        )
 
     # ----------------------------------------------------------------- notes
 
@@ -876,6 +943,129 @@ def _shortlist_members(connection: Connection, shortlist_id: int) -> list[int]:
         .order_by(entries_t.c.position, entries_t.c.paper_id)
     )
     return list(connection.scalars(query))
+
+
+def _not_duplicate_pairs(connection: Connection, where: Any) -> set[tuple[int, int]]:
+    query = select(not_duplicates_t.c.paper_a, not_duplicates_t.c.paper_b).where(where)
+    return {(a, b) for a, b in connection.execute(query)}
+
+
+def _not_duplicates_of(ids: Sequence[int]) -> Any:
+    return or_(not_duplicates_t.c.paper_a.in_(ids), not_duplicates_t.c.paper_b.in_(ids))
+
+
+def _merge_cluster(w: Write, merge: PaperMerge) -> None:
+    survivor, others = merge.survivor, list(merge.others)
+    ids = [survivor, *others]
+    # Undo replays steps backwards: the survivor's row comes back first (releasing a
+    # citation key it inherited), then the others, then the rows that hang off them.
+    with (
+        w.journal.tracked_ids(papers_t, "id", [survivor]),
+        w.journal.tracked_ids(papers_t, "id", others),
+        w.journal.tracked_ids(authors_t, "paper_id", ids),
+        w.journal.tracked_ids(paper_tags_t, "paper_id", ids),
+        w.journal.tracked_ids(notes_t, "paper_id", ids),
+        w.journal.tracked_ids(entries_t, "paper_id", ids),
+        w.journal.tracked_ids(batch_papers_t, "paper_id", ids),
+        w.journal.tracked(not_duplicates_t, _not_duplicates_of(ids)),
+    ):
+        connection = w.connection
+        _move_links(connection, paper_tags_t, "tag_id", survivor, others)
+        _move_links(connection, batch_papers_t, "batch_id", survivor, others)
+        _move_shortlist_entries(connection, survivor, others)
+        _move_not_duplicates(connection, survivor, others)
+        _replace_note(connection, survivor, others, merge.note)
+        connection.execute(delete(papers_t).where(papers_t.c.id.in_(others)))
+        values = dict(merge.values)
+        authors = values.pop("authors", None)
+        connection.execute(
+            update(papers_t).where(papers_t.c.id == survivor).values(**values, updated=now())
+        )
+        if authors is not None:
+            connection.execute(delete(authors_t).where(authors_t.c.paper_id == survivor))
+            rows = [{"paper_id": survivor, "position": i, "name": n} for i, n in enumerate(authors)]
+            if rows:
+                connection.execute(insert(authors_t), rows)
+
+
+def _move_links(
+    connection: Connection, table: Table, other_column: str, survivor: int, others: list[int]
+) -> None:
+    """Give the survivor every (paper, X) link the others had: their tags, their imports."""
+    column = table.c[other_column]
+    have = set(connection.scalars(select(column).where(table.c.paper_id == survivor)))
+    incoming = set(connection.scalars(select(column).where(table.c.paper_id.in_(others))))
+    rows = [{"paper_id": survivor, other_column: value} for value in sorted(incoming - have)]
+    if rows:
+        connection.execute(insert(table), rows)
+    connection.execute(delete(table).where(table.c.paper_id.in_(others)))
+
+
+def _move_shortlist_entries(connection: Connection, survivor: int, others: list[int]) -> None:
+    """The survivor joins every shortlist of the others, at the earlier place when in both."""
+    positions: dict[int, float] = {
+        shortlist_id: position
+        for shortlist_id, position in connection.execute(
+            select(entries_t.c.shortlist_id, entries_t.c.position).where(
+                entries_t.c.paper_id == survivor
+            )
+        )
+    }
+    incoming = connection.execute(
+        select(entries_t.c.shortlist_id, entries_t.c.position)
+        .where(entries_t.c.paper_id.in_(others))
+        .order_by(entries_t.c.position)
+    ).all()
+    for shortlist_id, position in incoming:
+        current = positions.get(shortlist_id)
+        if current is not None and current <= position:
+            continue
+        if current is None:
+            connection.execute(
+                insert(entries_t).values(
+                    shortlist_id=shortlist_id, paper_id=survivor, position=position
+                )
+            )
+        else:
+            connection.execute(
+                update(entries_t)
+                .where(entries_t.c.shortlist_id == shortlist_id, entries_t.c.paper_id == survivor)
+                .values(position=position)
+            )
+        positions[shortlist_id] = position
+    connection.execute(delete(entries_t).where(entries_t.c.paper_id.in_(others)))
+
+
+def _move_not_duplicates(connection: Connection, survivor: int, others: list[int]) -> None:
+    """A paper the user said differs from one of the others differs from the survivor too."""
+    merged = {survivor, *others}
+    rows = _not_duplicate_pairs(connection, _not_duplicates_of(others))
+    connection.execute(delete(not_duplicates_t).where(_not_duplicates_of(others)))
+    existing = _not_duplicate_pairs(connection, _not_duplicates_of([survivor]))
+    for a, b in sorted(rows):
+        partner = b if a in merged else a
+        pair = (min(survivor, partner), max(survivor, partner))
+        if partner not in merged and pair not in existing:
+            connection.execute(insert(not_duplicates_t).values(paper_a=pair[0], paper_b=pair[1]))
+            existing.add(pair)
+
+
+def _replace_note(connection: Connection, survivor: int, others: list[int], body: str) -> None:
+    connection.execute(delete(notes_t).where(notes_t.c.paper_id.in_(others)))
+    current = connection.scalar(select(notes_t.c.body).where(notes_t.c.paper_id == survivor))
+    if body == (current or ""):
+        return
+    stamp = now()
+    if not body.strip():
+        connection.execute(delete(notes_t).where(notes_t.c.paper_id == survivor))
+    elif current is None:
+        connection.execute(
+            insert(notes_t).values(paper_id=survivor, body=body, created=stamp, updated=stamp)
+        )
+    else:
+        connection.execute(
+            update(notes_t).where(notes_t.c.paper_id == survivor).values(body=body, updated=stamp)
+        )
 
 
 def _papers_touched(connection: Connection, steps: Sequence[object]) -> set[int]:
