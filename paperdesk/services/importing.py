@@ -22,7 +22,7 @@ from paperdesk.search.index import Cancelled
 from paperdesk.services import backup, indexing
 from paperdesk.services.desk import Desk
 from paperdesk.services.matching import Matcher, record_keys
-from paperdesk.services.merging import merge_updates
+from paperdesk.services.merging import merge_updates, revision_updates
 from paperdesk.services.near_duplicates import ImportNearDuplicates
 from paperdesk.store import bulk
 
@@ -38,6 +38,8 @@ class FileReport:
     label: str = ""
     added: int = 0
     merged: int = 0
+    # Papers an earlier import of this file brought that its new version changes.
+    updated: int = 0
     unchanged: int = 0
     skipped: int = 0
     missing: int = 0
@@ -51,17 +53,17 @@ class FileReport:
             return f"{name}: not imported: {self.error}"
         if self.format == BACKUP:
             return f"{name} (backup): restored {self.added} paper{'s' if self.added != 1 else ''}"
-        parts = [
-            f"{self.added} added",
-            f"{self.merged} merged",
-            f"{self.unchanged} already present",
-        ]
+        parts = [f"{self.added} added"]
+        if self.previously_imported:
+            parts.append(f"{self.updated} updated")
+        parts += [f"{self.merged} merged", f"{self.unchanged} already present"]
         if self.skipped:
             parts.append(f"{self.skipped} skipped")
         if self.previously_imported:
             parts.append(f"{self.missing} missing since last import")
         line = f"{name} ({self.format}): " + ", ".join(parts)
-        if self.added == 0 and self.merged == 0 and self.unchanged and not self.skipped:
+        changed = self.added or self.merged or self.updated
+        if not changed and self.unchanged and not self.skipped:
             line += " - nothing new"
         return line
 
@@ -91,6 +93,7 @@ class _Plan:
     updates: dict[int, dict[str, object]] = field(default_factory=dict)
     present_ids: list[int] = field(default_factory=list)
     unchanged: int = 0
+    updated: int = 0  # of `updates`, those to papers an earlier import of the file brought
 
 
 def import_files(
@@ -172,9 +175,12 @@ def _apply(
 ) -> Changes:
     library = desk.library
     previous = [b for b in library.import_batches() if b.file_name == path.name]
-    plan = _plan(desk, result.records)
+    last_time = set(library.batch_paper_ids(previous[-1].id)) if previous else set()
+    its_own = library.papers_first_imported_from(path.name) if previous else set()
+    plan = _plan(desk, result.records, its_own)
     report.added = len(plan.new_records)
-    report.merged = len(plan.updates)
+    report.updated = plan.updated
+    report.merged = len(plan.updates) - plan.updated
     report.unchanged = plan.unchanged
     if cancelled and cancelled():
         raise Cancelled
@@ -186,11 +192,10 @@ def _apply(
         file_ids = [*plan.present_ids, *new_ids]
         if previous:
             report.previously_imported = True
-            last = set(library.batch_paper_ids(previous[-1].id))
-            report.missing = len(last - set(file_ids))
+            report.missing = len(last_time - set(file_ids))
         counts = {
             "added": report.added,
-            "merged": report.merged,
+            "merged": report.merged + report.updated,
             "unchanged": report.unchanged,
             "skipped": report.skipped,
         }
@@ -209,10 +214,11 @@ def _apply(
     )
 
 
-def _plan(desk: Desk, records: Sequence[PaperRecord]) -> _Plan:
+def _plan(desk: Desk, records: Sequence[PaperRecord], its_own: set[int]) -> _Plan:
     """Decide for each record: new paper, merge into an existing one, or unchanged.
 
-    Exact keys first; a record they miss is compared with similar abstracts.
+    Exact keys first; a record they miss is compared with similar abstracts. Papers the
+    file brought in the first place (`its_own`) take its newer version's abstract.
     """
     matcher = Matcher.from_library_keys(desk.library.match_keys())
     similar = ImportNearDuplicates(desk.library.match_texts)
@@ -236,12 +242,15 @@ def _plan(desk: Desk, records: Sequence[PaperRecord]) -> _Plan:
     for paper_id, incoming in matched.items():
         plan.present_ids.append(paper_id)
         row = stored[paper_id]
+        rule = revision_updates if paper_id in its_own else merge_updates
         changed: dict[str, object] = {}
         for record in incoming:
-            updates = merge_updates({**row, **changed}, record)
+            updates = rule({**row, **changed}, record)
             changed.update(updates)
         if changed:
             plan.updates[paper_id] = changed
+            if paper_id in its_own:
+                plan.updated += 1
         else:
             plan.unchanged += 1
     return plan

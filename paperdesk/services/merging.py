@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from paperdesk.core.models import PaperRecord
-from paperdesk.core.text import fingerprint, normalise_for_matching
+from paperdesk.core.text import collapse_whitespace, fingerprint, normalise_for_matching
 
 _SIMPLE_FIELDS = ("venue", "year", "doi", "arxiv", "openreview", "url", "entry_type")
 
@@ -83,6 +83,24 @@ def merge_updates(stored: dict[str, Any], record: PaperRecord) -> dict[str, Any]
 
     if alternatives != conflicts_before:
         updates["alternatives"] = json.dumps(alternatives, ensure_ascii=False)
+    return updates
+
+
+def revision_updates(stored: dict[str, Any], record: PaperRecord) -> dict[str, Any]:
+    """Updates from a newer version of the file that first brought the stored paper.
+
+    Its abstract wins over the stored one (a typo fixed, a sentence reworded): users
+    never edit abstracts, and a seed list says nothing else about a paper. A derived
+    title follows its abstract. Everything else merges as usual, because a title may
+    be the user's own edit and a conflicting venue may come from another source.
+    """
+    updates = merge_updates(stored, record)
+    current = stored.get("abstract") or ""
+    if record.abstract and collapse_whitespace(record.abstract) != collapse_whitespace(current):
+        updates["abstract"] = record.abstract
+        updates["fingerprint"] = fingerprint(stored["title"], record.abstract)
+        if stored.get("title_is_derived") and record.title_is_derived:
+            updates["title"] = record.title
     return updates
 
 

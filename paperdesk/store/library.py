@@ -311,6 +311,21 @@ class Library:
                 for r in rows
             ]
 
+    def papers_first_imported_from(self, file_name: str) -> set[int]:
+        """Papers whose first import was a file of this name: their text is that file's."""
+        first = (
+            select(batch_papers_t.c.paper_id, func.min(batch_papers_t.c.batch_id).label("batch_id"))
+            .group_by(batch_papers_t.c.paper_id)
+            .subquery()
+        )
+        query = (
+            select(first.c.paper_id)
+            .join(batches_t, batches_t.c.id == first.c.batch_id)
+            .where(batches_t.c.file_name == file_name)
+        )
+        with self.engine.connect() as connection:
+            return set(connection.scalars(query))
+
     def batch_paper_ids(self, batch_id: int) -> list[int]:
         with self.engine.connect() as connection:
             query = select(batch_papers_t.c.paper_id).where(batch_papers_t.c.batch_id == batch_id)
