@@ -26,6 +26,7 @@ from paperdesk.formats.richtext import to_plain
 from paperdesk.search.query import CHEAT_SHEET
 from paperdesk.services import (
     backup,
+    duplicates,
     editing,
     history,
     importing,
@@ -38,6 +39,7 @@ from paperdesk.services import (
     tagging,
 )
 from paperdesk.services.desk import Desk
+from paperdesk.services.near_duplicates import SUGGEST_THRESHOLD
 
 log = logging.getLogger("paperdesk")
 EXIT_ERROR = 1
@@ -267,6 +269,51 @@ def cmd_title(desk: Desk, args: argparse.Namespace) -> int:
 def cmd_delete(desk: Desk, args: argparse.Namespace) -> int:
     report_changes(editing.delete_papers(desk, args.ids))
     return 0
+
+
+def cmd_duplicates(desk: Desk, args: argparse.Namespace) -> int:
+    if args.keep is not None and not args.merge:
+        raise PaperdeskError("--keep goes with --merge")
+    if args.merge:
+        report_changes(duplicates.merge(desk, args.merge, keep=args.keep))
+    elif args.merge_all:
+        sure = args.min_confidence
+        report_changes(
+            duplicates.merge_all(desk, duplicates.AUTO_MERGE_CONFIDENCE if sure is None else sure)
+        )
+    elif args.not_duplicates:
+        report_changes(duplicates.mark_not_duplicates(desk, args.not_duplicates))
+    else:
+        sure = args.min_confidence
+        clusters = duplicates.find_clusters(desk, SUGGEST_THRESHOLD if sure is None else sure)
+        papers = {p.id: p for p in desk.library.papers([i for c in clusters for i in c.paper_ids])}
+        if args.json:
+            listing = [
+                {
+                    "ids": list(c.paper_ids),
+                    "keep": c.survivor,
+                    "confidence": round(c.confidence, 3),
+                    "reasons": list(c.reasons),
+                    "papers": [paper_json(papers[i]) for i in c.paper_ids],
+                }
+                for c in clusters
+            ]
+            print(json.dumps(listing, indent=2, ensure_ascii=False))
+            return 0
+        for number, cluster in enumerate(clusters, start=1):
+            ids = ",".join(str(i) for i in cluster.paper_ids)
+            print(f"{number}. confidence {cluster.confidence:.2f}: {'; '.join(cluster.reasons)}")
+            print(f"   --merge {ids} keeps {cluster.survivor}")
+            print_paper_rows([papers[i] for i in cluster.paper_ids])
+        print(f"-- {len(clusters)} group(s) of likely duplicates", file=sys.stderr)
+    return 0
+
+
+def _id_list(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected paper ids like 12,40, not {text!r}") from None
 
 
 def cmd_note(desk: Desk, args: argparse.Namespace) -> int:
@@ -552,6 +599,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub = command("delete", cmd_delete, "delete papers (undo brings them back)")
     sub.add_argument("ids", nargs="+", type=int)
+
+    sub = command("duplicates", cmd_duplicates, "list likely duplicates; merge or keep them apart")
+    action = sub.add_mutually_exclusive_group()
+    action.add_argument("--merge", type=_id_list, metavar="ID,ID", help="merge into one (undoable)")
+    action.add_argument("--merge-all", action="store_true", help="merge every sure group")
+    action.add_argument(
+        "--not-duplicates", type=_id_list, metavar="ID,ID", help="remember they are different"
+    )
+    sub.add_argument("--keep", type=int, metavar="ID", help="with --merge: the record to keep")
+    sub.add_argument(
+        "--min-confidence",
+        type=float,
+        metavar="X",
+        help=f"0-1; default: list from {SUGGEST_THRESHOLD}, "
+        f"--merge-all from {duplicates.AUTO_MERGE_CONFIDENCE}",
+    )
+    sub.add_argument("--json", action="store_true")
 
     sub = command("note", cmd_note, "show, set or append to a paper's Markdown note")
     sub.add_argument("id", type=int)
