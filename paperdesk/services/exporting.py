@@ -1,0 +1,182 @@
+"""Exporting papers: what (a shortlist, a query, ids, the library) to which format.
+
+Every export writes a temporary file and renames it (formats/atomic.py), so an
+unwritable target, a full disk or a cancel leaves no partial file. Citation keys are
+generated once and stored, so a paper keeps its key across exports.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from paperdesk.core.changes import Changes
+from paperdesk.core.citekeys import DEFAULT_PATTERN, assign_keys, check_pattern
+from paperdesk.core.errors import InvalidValueError
+from paperdesk.core.models import Paper
+from paperdesk.formats.atomic import atomic_open
+from paperdesk.formats.bibtex_writer import write_bibtex
+from paperdesk.formats.csv_writer import write_csv
+from paperdesk.formats.json_writer import write_json_records
+from paperdesk.formats.markdown_writer import write_markdown
+from paperdesk.formats.ris_writer import write_ris
+from paperdesk.search.index import Cancelled
+from paperdesk.services import backup, searching
+from paperdesk.services._sync import synced
+from paperdesk.services.desk import Desk
+
+#: Format name -> file extension. "json" is the lossless backup of the whole library.
+EXTENSIONS = {
+    "bibtex": ".bib",
+    "csv": ".csv",
+    "markdown": ".md",
+    "ris": ".ris",
+    "jsonl": ".jsonl",
+    "json": ".json",
+}
+BACKUP_FORMAT = "json"
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What to export; with nothing set, the whole library (in import order)."""
+
+    shortlist: str | None = None
+    query: str | None = None
+    ids: tuple[int, ...] | None = None
+
+    @property
+    def is_whole_library(self) -> bool:
+        return self.shortlist is None and self.query is None and self.ids is None
+
+    def describe(self) -> str:
+        if self.shortlist is not None:
+            return f"shortlist {self.shortlist!r}"
+        if self.query is not None:
+            return f"search {self.query!r}"
+        if self.ids is not None:
+            return f"{len(self.ids)} selected papers"
+        return "the whole library"
+
+
+@dataclass(frozen=True)
+class Options:
+    ascii_only: bool = False  # BibTeX: LaTeX escapes for classic 8-bit BibTeX
+    excel_bom: bool = False  # CSV: a byte-order mark so Excel reads UTF-8
+    key_pattern: str = DEFAULT_PATTERN
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    path: Path
+    format: str
+    count: int
+    changes: Changes
+
+
+def format_for(path: Path, requested: str | None) -> str:
+    """The format asked for, or the one the file's extension names."""
+    if requested:
+        if requested not in EXTENSIONS:
+            raise InvalidValueError(
+                f"unknown export format {requested!r}; choose one of: {', '.join(EXTENSIONS)}"
+            )
+        return requested
+    for name, extension in EXTENSIONS.items():
+        if path.suffix.lower() == extension:
+            return name
+    raise InvalidValueError(
+        f"cannot tell the format from {path.name!r}; give --format ({', '.join(EXTENSIONS)})"
+    )
+
+
+def papers_in(desk: Desk, scope: Scope) -> list[int]:
+    """The ids to export, in the order the user sees them."""
+    if scope.shortlist is not None:
+        return searching.shortlist_ids(desk, scope.shortlist)
+    if scope.query is not None:
+        return searching.find_ids(desk, scope.query).ids
+    if scope.ids is not None:
+        return desk.library.require_papers(scope.ids)
+    return searching.find_ids(desk, None, sort="added").ids
+
+
+def export(
+    desk: Desk,
+    scope: Scope,
+    path: Path,
+    format: str | None = None,
+    options: Options = Options(),
+    cancelled: Callable[[], bool] | None = None,
+) -> ExportResult:
+    """Write the scope's papers to `path`; the file appears whole or not at all."""
+    path = Path(path)
+    chosen = format_for(path, format)
+    if chosen == BACKUP_FORMAT:
+        if not scope.is_whole_library:
+            raise InvalidValueError(
+                "a JSON backup holds the whole library; leave out the selection, "
+                "or export the papers with --format jsonl"
+            )
+        count = backup.write_backup(desk, path)
+        return ExportResult(path, chosen, count, Changes())
+    check_pattern(options.key_pattern)
+    ids = papers_in(desk, scope)
+    changes = _store_missing_keys(desk, ids, options.key_pattern)
+    papers = _checking_cancel(desk.library.papers(ids), cancelled)
+    newline = "" if chosen == "csv" else None  # the csv module writes its own line ends
+    with atomic_open(path, newline=newline) as stream:
+        count = _write(chosen, papers, stream, options)
+    return ExportResult(path, chosen, count, changes)
+
+
+def preview(
+    desk: Desk, scope: Scope, format: str, options: Options = Options(), limit: int = 3
+) -> str:
+    """The first entries as they would be written (keys shown as they would be made)."""
+    if format == BACKUP_FORMAT:
+        return "(a JSON backup of the whole library: every paper and all your data)"
+    ids = papers_in(desk, scope)[:limit]
+    stream = io.StringIO()
+    _write(format, desk.library.papers(ids), stream, options)
+    return stream.getvalue()
+
+
+def _write(format: str, papers: Iterable[Paper], stream: TextIO, options: Options) -> int:
+    if format == "bibtex":
+        return write_bibtex(papers, stream, options.ascii_only, options.key_pattern)
+    if format == "csv":
+        return write_csv(papers, stream, options.excel_bom, options.key_pattern)
+    if format == "markdown":
+        return write_markdown(papers, stream)
+    if format == "ris":
+        return write_ris(papers, stream)
+    if format == "jsonl":
+        return write_json_records(papers, stream, lines=True)
+    raise InvalidValueError(f"unknown export format {format!r}")
+
+
+def _store_missing_keys(desk: Desk, ids: Sequence[int], pattern: str) -> Changes:
+    """Give papers without a citation key one, unique in the library, and keep it."""
+    papers = desk.library.papers(ids)
+    keyless = [p for p in papers if not p.citation_key]
+    if not keyless:
+        return Changes()
+    taken = desk.library.citation_keys_in_use()
+    keys = assign_keys(keyless, pattern, taken)
+    return synced(
+        desk,
+        desk.library.set_citation_keys(
+            {paper.id: key for paper, key in zip(keyless, keys, strict=True)}
+        ),
+    )
+
+
+def _checking_cancel(papers: list[Paper], cancelled: Callable[[], bool] | None) -> Iterator[Paper]:
+    for paper in papers:
+        if cancelled is not None and cancelled():
+            raise Cancelled
+        yield paper
