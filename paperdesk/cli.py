@@ -28,6 +28,7 @@ from paperdesk.services import (
     backup,
     duplicates,
     editing,
+    exporting,
     history,
     importing,
     maintenance,
@@ -180,7 +181,8 @@ def _show_list(desk: Desk, args: argparse.Namespace, query: str | None) -> int:
     shown = (
         f"{len(papers)} of {len(result.ids)}" if len(papers) < len(result.ids) else f"{len(papers)}"
     )
-    summary = f"{shown} matching papers" if query else f"{shown} papers"
+    noun = "paper" if len(result.ids) == 1 else "papers"
+    summary = f"{shown} matching {noun}" if query else f"{shown} {noun}"
     print(f"-- {summary} ({result.total_in_library} in the library)", file=sys.stderr)
     if not result.ids and result.suggestion:
         print(f"Did you mean: {result.suggestion}", file=sys.stderr)
@@ -489,6 +491,28 @@ def cmd_restore(desk: Desk, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export(desk: Desk, args: argparse.Namespace) -> int:
+    given = [name for name in ("shortlist", "query", "ids") if getattr(args, name) is not None]
+    if len(given) > 1:
+        raise PaperdeskError("choose one of --shortlist, --query or --ids")
+    ids = None
+    if args.ids is not None:
+        try:
+            ids = tuple(int(part) for part in args.ids.split(",") if part.strip())
+        except ValueError:
+            raise PaperdeskError(
+                f"--ids takes numbers separated by commas, not {args.ids!r}"
+            ) from None
+    scope = exporting.Scope(shortlist=args.shortlist, query=args.query, ids=ids)
+    options = exporting.Options(
+        ascii_only=args.ascii, excel_bom=args.excel, key_pattern=args.key_pattern
+    )
+    result = exporting.export(desk, scope, Path(args.output), args.format, options)
+    noun = "paper" if result.count == 1 else "papers"
+    print(f"wrote {result.count} {noun} from {scope.describe()} to {result.path} ({result.format})")
+    return 0
+
+
 def cmd_syntax(_desk: Desk | None, _args: argparse.Namespace) -> int:
     print(CHEAT_SHEET)
     return 0
@@ -672,6 +696,33 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("-o", "--output", default=None, help=f"file (default: LIBRARY/{BACKUP_DIR}/)")
     sub = command("restore", cmd_restore, "restore a JSON backup into an empty library")
     sub.add_argument("file", help="a backup written by `paperdesk export --format json`")
+    sub = command(
+        "export",
+        cmd_export,
+        "export papers to BibTeX, CSV, Markdown, RIS, JSON Lines, "
+        "or a lossless JSON backup of the whole library",
+    )
+    sub.add_argument("-o", "--output", required=True, help="the file to write")
+    sub.add_argument(
+        "--format",
+        choices=list(exporting.EXTENSIONS),
+        default=None,
+        help="default: from the file's extension",
+    )
+    sub.add_argument("--shortlist", default=None, help="a shortlist, in its order")
+    sub.add_argument("--query", "-q", default=None, help="the results of a search")
+    sub.add_argument("--ids", default=None, help="papers by id, e.g. 1,2,7")
+    sub.add_argument(
+        "--ascii",
+        action="store_true",
+        help="BibTeX: escape non-ASCII as LaTeX, for classic 8-bit BibTeX",
+    )
+    sub.add_argument("--excel", action="store_true", help="CSV: add a BOM so Excel reads UTF-8")
+    sub.add_argument(
+        "--key-pattern",
+        default=exporting.DEFAULT_PATTERN,
+        help="citation keys for papers without one (default %(default)s)",
+    )
     sub = command("syntax", cmd_syntax, "print the search syntax cheat-sheet")
     sub.set_defaults(needs_library=False)
     return parser

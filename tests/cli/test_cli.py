@@ -20,7 +20,11 @@ def run(library: Path, *args: str, check: bool = True) -> subprocess.CompletedPr
     env.pop("PAPERDESK_LIBRARY", None)
     result = subprocess.run(
         [sys.executable, "-m", "paperdesk", "--library", str(library), *args],
-        capture_output=True, text=True, env=env, cwd=ROOT, check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        check=False,
     )
     if check:
         assert result.returncode == 0, result.stderr
@@ -52,10 +56,24 @@ def test_the_issue_session_works_verbatim(triage: Path) -> None:
     assert [p["id"] for p in listed] == [12]
     paper = listed[0]
     assert set(paper) >= {
-        "id", "title", "title_is_derived", "authors", "venue", "year", "status", "rating",
-        "tags", "shortlists", "note", "abstract",
+        "id",
+        "title",
+        "title_is_derived",
+        "authors",
+        "venue",
+        "year",
+        "status",
+        "rating",
+        "tags",
+        "shortlists",
+        "note",
+        "abstract",
     }
-    assert (paper["rating"], paper["status"], paper["tags"]) == (5, "to-read", ["long-context", "rnn"])
+    assert (paper["rating"], paper["status"], paper["tags"]) == (
+        5,
+        "to-read",
+        ["long-context", "rnn"],
+    )
     assert paper["shortlists"] == ["ICML reading group"] and paper["note"].startswith("Compare")
     stats = run(triage, "stats").stdout
     assert "Papers    38" in stats and "Rated     1 " in stats
@@ -104,7 +122,11 @@ def test_library_from_environment_variable(tmp_path: Path) -> None:
     env = {**os.environ, "PAPERDESK_LIBRARY": str(tmp_path / "envlib")}
     result = subprocess.run(
         [sys.executable, "-m", "paperdesk", "stats", "--json"],
-        capture_output=True, text=True, env=env, cwd=ROOT, check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        check=True,
     )
     assert json.loads(result.stdout)["papers"] == 0
     assert (tmp_path / "envlib" / "library.sqlite3").exists()
@@ -116,3 +138,14 @@ def test_console_script_is_installed() -> None:
     assert script, "pip install -e . provides the paperdesk command"
     result = subprocess.run([script, "--version"], capture_output=True, text=True, check=True)
     assert result.stdout.startswith("paperdesk ")
+
+
+def test_export_a_shortlist_to_bibtex(triage: Path, tmp_path: Path) -> None:
+    run(triage, "shortlist", "create", "Export me")
+    run(triage, "shortlist", "add", "Export me", "5", "9")
+    target = tmp_path / "out.bib"
+    out = run(triage, "export", "--shortlist", "Export me", "-o", str(target)).stdout
+    assert out.startswith("wrote 2 papers from shortlist 'Export me'")
+    assert target.read_text(encoding="utf-8").count("@inproceedings{") == 2
+    failed = run(triage, "export", "--ids", "1,x", "-o", str(target), check=False)
+    assert failed.returncode == 1 and "--ids takes numbers" in failed.stderr

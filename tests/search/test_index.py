@@ -26,10 +26,37 @@ def doc(paper_id: int, title: str, abstract: str = "", **fields: object) -> Inde
 
 
 DOCS = [
-    doc(1, "Learning to (Learn at Test Time)", "RNNs with expressive hidden states via test-time training of the hidden state.", tags=("ml/rnn",), rating=5, status="to-read"),
-    doc(2, "Scaling laws for inference", "Inference-aware scaling laws for training language models.", year=2024, authors=("Ann Müller",)),
-    doc(3, "Mamba", "Selective state space models for long context.", tags=("ml/ssm",), shortlists=("ICML reading group",), note="Compare with TTT"),
-    doc(4, "Decision trees on manifolds", "Random forests in product manifolds.", venue="AISTATS", year=2023, rating=3),
+    doc(
+        1,
+        "Learning to (Learn at Test Time)",
+        "RNNs with expressive hidden states via test-time training of the hidden state.",
+        tags=("ml/rnn",),
+        rating=5,
+        status="to-read",
+    ),
+    doc(
+        2,
+        "Scaling laws for inference",
+        "Inference-aware scaling laws for training language models.",
+        year=2024,
+        authors=("Ann Müller",),
+    ),
+    doc(
+        3,
+        "Mamba",
+        "Selective state space models for long context.",
+        tags=("ml/ssm",),
+        shortlists=("ICML reading group",),
+        note="Compare with TTT",
+    ),
+    doc(
+        4,
+        "Decision trees on manifolds",
+        "Random forests in product manifolds.",
+        venue="AISTATS",
+        year=2023,
+        rating=3,
+    ),
 ]
 
 
@@ -63,7 +90,9 @@ def index(tmp_path: Path) -> FullTextIndex:
         ("forests OR mamba", [3, 4]),
     ],
 )
-def test_queries_find_the_right_papers(index: FullTextIndex, query: str, expected: list[int]) -> None:
+def test_queries_find_the_right_papers(
+    index: FullTextIndex, query: str, expected: list[int]
+) -> None:
     assert sorted(index.search(query).ids) == expected
 
 
@@ -72,7 +101,9 @@ def test_ranking_puts_the_best_match_first(index: FullTextIndex) -> None:
 
 
 def test_updates_and_deletes_take_effect(index: FullTextIndex) -> None:
-    index.update([doc(4, "Decision trees", "now about transformers")], deleted_ids=[3], generation=8)
+    index.update(
+        [doc(4, "Decision trees", "now about transformers")], deleted_ids=[3], generation=8
+    )
     assert index.search("transformers").ids == [4]
     assert index.search("mamba").ids == []
     assert index.why_stale(8) is None

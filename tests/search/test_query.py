@@ -9,7 +9,10 @@ from paperdesk.core.errors import QueryError
 from paperdesk.search.query import highlight_terms, parse_query
 
 PARSED = [
-    ("test-time training", "And([Term('text', 'test'), Term('text', 'time'), Term('text', 'train')])"),
+    (
+        "test-time training",
+        "And([Term('text', 'test'), Term('text', 'time'), Term('text', 'train')])",
+    ),
     ('"test time"', "Phrase('text', ['test', 'time']"),
     ("rnn OR mamba", "Or([Term('text', 'rnn'), Term('text', 'mamba')])"),
     ("rnn NOT mamba", "Not(Term('text', 'mamba'))"),
