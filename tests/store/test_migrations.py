@@ -52,10 +52,10 @@ def test_older_library_is_backed_up_before_upgrade(tmp_path: Path, monkeypatch) 
     db = tmp_path / "library.sqlite3"
     Library.open(f"sqlite:///{db}", db, tmp_path / "backups").close()
     # Pretend the database is at an older revision that the scripts know.
-    import paperdesk.store.migrate as migrate
-
     from alembic import command
     from alembic.script import ScriptDirectory
+
+    import paperdesk.store.migrate as migrate
 
     monkeypatch.setattr(migrate, "current_revision", lambda engine: "0000_older")
     walk = ScriptDirectory.walk_revisions
