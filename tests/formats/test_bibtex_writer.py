@@ -1,0 +1,518 @@
+"""BibTeX export: every file parses with bibtexparser and pybtex, and says the right things."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from dataclasses import replace
+from datetime import datetime
+
+import bibtexparser
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pybtex.database.input.bibtex import Parser as PybtexParser
+from pylatexenc.latex2text import LatexNodes2Text
+
+from paperdesk.core.models import Identifiers, Paper, Status
+from paperdesk.formats.bibtex_writer import bibtex_entry, write_bibtex
+from paperdesk.formats.seedlist import read_seedlist
+
+NOW = datetime(2025, 7, 1, 12, 30)
+
+
+def make_paper(**fields) -> Paper:
+    defaults = dict(
+        id=1,
+        title="Learning Sparse Graphs",
+        title_is_derived=False,
+        authors=("Yi Sun",),
+        venue="ICML",
+        year=2025,
+        abstract="",
+        ids=Identifiers(),
+        status=Status.NEW,
+        rating=0,
+        added=NOW,
+        updated=NOW,
+        fingerprint="0" * 40,
+    )
+    return Paper(**(defaults | fields))
+
+
+def export(papers, ascii_only=False) -> str:
+    stream = io.StringIO()
+    assert write_bibtex(papers, stream, ascii_only=ascii_only) == len(papers)
+    return stream.getvalue()
+
+
+def parse_both(text: str, count: int):
+    """Both parsers read `text` without a single complaint and find `count` entries.
+
+    Returns {key: {field: value}} as bibtexparser reads it by default (outer braces
+    removed) and pybtex's BibliographyData.
+    """
+    library = bibtexparser.parse_string(text)
+    assert library.failed_blocks == []
+    assert len(library.entries) == count
+    assert len(library.blocks) == count  # no comments, strings or stray text either
+    # What pybtex.database.parse_string(text, "bibtex") runs, without its slow plugin lookup.
+    data = PybtexParser().parse_string(text)
+    assert len(data.entries) == count
+    fields = {}
+    for entry in library.entries:
+        fields[entry.key] = {f.key: f.value for f in entry.fields} | {"@": entry.entry_type}
+    return fields, data
+
+
+# The escapes a plain-text value (note, tag, name) may hold, and what each stands for.
+_PLAIN_ESCAPES = re.compile(
+    r"\\textbraceleft\{\}|\\textbraceright\{\}|\\textbackslash\{\}|\\textasciitilde\{\}"
+    r"|\\textasciicircum\{\}|\\[{}%&#_$]|\{@\}"
+)
+_UNESCAPE = {
+    "\\textbraceleft{}": "{",
+    "\\textbraceright{}": "}",
+    "\\textbackslash{}": "\\",
+    "\\textasciitilde{}": "~",
+    "\\textasciicircum{}": "^",
+    "{@}": "@",
+}
+
+
+def unescape_plain(value: str) -> str:
+    return _PLAIN_ESCAPES.sub(lambda m: _UNESCAPE.get(m.group(0), m.group(0)[1:]), value)
+
+
+def braces_balanced(value: str) -> bool:
+    """Balanced as BibTeX counts: every brace, escaped or not."""
+    depth = 0
+    for char in value:
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+HOSTILE_NOTES = [
+    "closes } early",
+    "opens { and never closes",
+    "100% sure # 1 & only",
+    "path C:\\Users\\me\\notes and \\emph{not a command}",
+    "} { } {{ }",
+    "math $x_1 + y^{2}$ stays, money $5 and $10 does not",
+    "no command in math: $\\é$",
+    "line one\n\n@misc{trap,\n  title = {injected}\n}\nlast line",
+    "ends with a backslash \\",
+    "tilde ~ caret ^ underscore _ dollar $",
+    "中文笔记：很好的论文。",
+]
+
+
+def hostile_shortlist() -> list[Paper]:
+    papers = [
+        make_paper(
+            id=1,
+            title="SGSI: Soft-Gated Structural Inference with MoE Layers",
+            title_is_derived=True,
+            authors=(),
+            abstract="We reach 100% on $x_1$ with {unbalanced braces and a #hashtag & more",
+            note=HOSTILE_NOTES[0],
+            tags=("graphs", "to cite"),
+            rating=5,
+            status=Status.TO_READ,
+            ids=Identifiers(arxiv="2501.01234", openreview="AbC-123_x"),
+        ),
+        make_paper(
+            id=2,
+            title="Learning to Communicate with Deep Multi-Agent Reinforcement Learning",
+            authors=("Jakob Foerster", "Tim Rocktäschel", "Laurens van der Maaten"),
+            venue="NeurIPS",
+            year=2016,
+            abstract="An abstract with \\emph{emphasis}, \\% already escaped and a } stray brace",
+            note=HOSTILE_NOTES[1],
+            ids=Identifiers(doi="10.5555/3157096.3157336", url="https://example.org/a_b?x=1&y=%20"),
+        ),
+        make_paper(
+            id=3,
+            title="深度学习的结构推断",
+            authors=("张伟", "李娜"),
+            venue="JMLR",
+            year=2024,
+            abstract="中文摘要，包含 100% 和 $\\alpha$。",
+            note=HOSTILE_NOTES[2],
+        ),
+    ]
+    for index, note in enumerate(HOSTILE_NOTES[3:], start=4):
+        papers.append(make_paper(id=index, title=f"Paper {index}", note=note, venue=None))
+    return papers
+
+
+@pytest.mark.parametrize("ascii_only", [False, True], ids=["utf8", "ascii"])
+def test_hostile_shortlist_parses_with_both_parsers(ascii_only):
+    papers = hostile_shortlist()
+    text = export(papers, ascii_only=ascii_only)
+    if ascii_only:
+        assert text.isascii()
+    fields, data = parse_both(text, len(papers))
+    for entry in fields.values():
+        assert all(braces_balanced(value) for value in entry.values())
+    assert "trap" not in fields  # the note's "@misc{trap," stayed inside the note
+
+
+def test_hostile_notes_come_back_as_written():
+    papers = hostile_shortlist()
+    fields, _ = parse_both(export(papers), len(papers))
+    for paper, entry in zip(papers, fields.values(), strict=True):
+        if "$" not in paper.note:
+            assert unescape_plain(entry["annote"]) == paper.note
+
+
+def test_fields_of_a_conference_paper():
+    papers = hostile_shortlist()
+    fields, data = parse_both(export(papers), len(papers))
+    entry = fields["foerster2016learning"]
+    assert entry["@"] == "inproceedings"
+    assert entry["booktitle"] == "Advances in Neural Information Processing Systems"
+    assert entry["year"] == "2016"
+    assert entry["author"] == "Foerster, Jakob and Rocktäschel, Tim and van der Maaten, Laurens"
+    assert entry["doi"] == "10.5555/3157096.3157336"
+    assert entry["url"] == "https://example.org/a_b?x=1&y=%20"
+    assert entry["abstract"] == (
+        "An abstract with \\emph{emphasis}, \\% already escaped "
+        "and a \\textbraceright{} stray brace"
+    )
+    persons = data.entries["foerster2016learning"].persons["author"]
+    assert [p.last_names for p in persons] == [["Foerster"], ["Rocktäschel"], ["Maaten"]]
+    assert persons[2].prelast_names == ["van", "der"]
+    assert persons[1].first_names == ["Tim"]
+
+
+def test_fields_of_a_derived_title_without_authors():
+    papers = hostile_shortlist()
+    fields, _ = parse_both(export(papers), len(papers))
+    entry = fields["anon2025sgsi"]
+    assert entry["title"] == "{SGSI}: Soft-Gated Structural Inference with {MoE} Layers"
+    assert "author" not in entry
+    assert entry["booktitle"] == "Proceedings of the International Conference on Machine Learning"
+    assert entry["abstract"] == (
+        "We reach 100\\% on $x_1$ with \\textbraceleft{}unbalanced braces and a \\#hashtag \\& more"
+    )
+    assert entry["eprint"] == "2501.01234"
+    assert entry["archiveprefix"] == "arXiv"
+    assert entry["openreview"] == "AbC-123_x"
+    assert entry["keywords"] == "graphs, to cite"
+    assert entry["x-paperdesk-status"] == "to-read"
+    assert entry["x-paperdesk-rating"] == "5"
+
+
+def test_journal_unicode_and_unknown_venue():
+    papers = hostile_shortlist()
+    fields, _ = parse_both(export(papers), len(papers))
+    chinese = fields["anon2024"]  # no Latin letters for a key word: surname and title drop out
+    assert chinese["@"] == "article"
+    assert chinese["journal"] == "Journal of Machine Learning Research"
+    assert chinese["title"] == "深度学习的结构推断"
+    assert chinese["author"] == "张伟 and 李娜"
+    assert chinese["abstract"] == "中文摘要，包含 100\\% 和 $\\alpha$。"
+    no_venue = fields["sun2025paper"]
+    assert no_venue["@"] == "misc"
+    assert "x-paperdesk-rating" not in no_venue
+
+
+def test_ascii_only_uses_latex_for_accents():
+    papers = hostile_shortlist()
+    text = export(papers, ascii_only=True)
+    _, data = parse_both(text, len(papers))
+    persons = data.entries["foerster2016learning"].persons["author"]
+    assert persons[1].last_names == ['Rockt{\\"a}schel']
+    decoded = LatexNodes2Text().latex_to_text(persons[1].last_names[0])
+    assert decoded == "Rocktäschel"
+    assert "U+6DF1" in data.entries["anon2024"].fields["title"]  # 深: no LaTeX command
+
+
+@pytest.mark.parametrize(
+    ("title", "written"),
+    [
+        ("SGSI: Soft-Gated Structural Inference", "{SGSI}: Soft-Gated Structural Inference"),
+        ("Scaling MoE Models with iPhone Data", "Scaling {MoE} Models with {iPhone} Data"),
+        ("Gaussian Processes for Machine Learning", "Gaussian Processes for Machine Learning"),
+        ("Sparse Gaussian Processes", "Sparse {Gaussian} Processes"),
+        (
+            "Sparse processes for Gaussian data in Python",
+            "Sparse processes for {Gaussian} data in {Python}",
+        ),
+        ("Fast k-NN Search in 3D with GPT-4", "Fast k-{NN} Search in {3D} with {GPT}-4"),
+        ("Choosing Option A: A Study", "Choosing Option {A}: A Study"),
+        ("On the $K^2$-means Problem", "On the {$K^2$}-means Problem"),
+        ("\\textit{DeepNets} and \\LaTeX", "\\textit{DeepNets} and \\LaTeX"),
+        ("Q&A for 100% of {BERT} users", "Q\\&{A} for 100\\% of {BERT} users"),
+        ('Variational Schr\\"odinger Diffusion', 'Variational Schr\\"odinger Diffusion'),
+        ("A stay at \\'Ecole normale in Paris", "A stay at \\'Ecole normale in {Paris}"),
+    ],
+)
+def test_title_protection(title, written):
+    fields, _ = parse_both(export([make_paper(title=title)]), 1)
+    assert next(iter(fields.values()))["title"] == written
+
+
+@pytest.mark.parametrize(
+    ("abstract", "written"),
+    [
+        ("cost $5 and $10 each", "cost \\$5 and \\$10 each"),
+        ("$$\\sum_{i} x_i$$ and $\\{a\\}$", "$$\\sum_{i} x_i$$ and $\\{a\\}$"),
+        ("math with % inside $a % b$", "math with \\% inside $a \\% b$"),
+        ("broken math $x^{2$ here", "broken math $x^\\lbrace{}2$ here"),
+        ("inline \\(a_1\\) and display \\[b\\]", "inline \\(a_1\\) and display \\[b\\]"),
+        ("an \\( that never closes", "an \\textbackslash{}( that never closes"),
+        ("Fig.~1 and ~10x faster", "Fig.\\textasciitilde{}1 and \\textasciitilde{}10x faster"),
+        ("a line\\\\{b} break", "a line\\\\ {b} break"),
+        ("a \\{ lone escaped brace", "a \\textbraceleft{} lone escaped brace"),
+        ("", None),
+    ],
+)
+def test_abstract_escaping(abstract, written):
+    fields, _ = parse_both(export([make_paper(abstract=abstract)]), 1)
+    assert next(iter(fields.values())).get("abstract") == written
+
+
+def test_names_that_are_not_simple():
+    authors = ("Sun, Yi", "Tom and Jerry", "a, b, c, d", "Martin King", " ", "Ng", "{x }", ", Z")
+    fields, data = parse_both(export([make_paper(authors=authors)]), 1)
+    assert len(data.entries["sun2025learning"].persons["author"]) == 7
+    assert fields["sun2025learning"]["author"] == (
+        "Sun, Yi and Jerry, Tom {and} and {a, b, c, d} and King, Martin and Ng"
+        " and {\\{x \\}} and {, Z}"
+    )
+
+
+def test_stored_keys_are_kept_and_keys_are_unique():
+    papers = [
+        make_paper(id=1),
+        make_paper(id=2, citation_key="sun2025learning"),
+        make_paper(id=3, citation_key="bad key"),
+        make_paper(id=4, citation_key="DBLP:conf/icml/Sun25"),
+    ]
+    fields, _ = parse_both(export(papers), 4)
+    assert list(fields) == [
+        "sun2025learninga",
+        "sun2025learning",
+        "sun2025learningb",
+        "DBLP:conf/icml/Sun25",
+    ]
+
+
+def test_entry_types_from_metadata():
+    papers = [
+        make_paper(id=1, entry_type="phdthesis", venue="MIT", title="Thesis"),
+        make_paper(id=2, entry_type="string", venue="JMLR", title="Journal"),
+        make_paper(id=3, entry_type="Article", venue="Nature", title="Nature"),
+        make_paper(id=4, venue="ICML Workshop on Graphs", title="Workshop"),
+    ]
+    fields, _ = parse_both(export(papers), 4)
+    assert fields["sun2025thesis"]["@"] == "phdthesis"
+    assert fields["sun2025thesis"]["school"] == "MIT"
+    assert fields["sun2025journal"]["@"] == "article"
+    assert fields["sun2025nature"]["journal"] == "Nature"
+    assert fields["sun2025workshop"]["@"] == "misc"
+    assert fields["sun2025workshop"]["howpublished"] == "ICML Workshop on Graphs"
+
+
+def bibtex_import(**fields) -> Paper:
+    """A paper as the BibTeX importer stores it: display values plus the raw fields."""
+    raw = (
+        ("Title", '{SGSI}: Learning with Schr{\\"o}dinger Bridges'),
+        ("author", 'Rockt{\\"a}schel, Tim and Sun, Yi'),
+        ("booktitle", "Proceedings of the 42nd International Conference on Machine Learning"),
+        ("pages", "1--10"),
+        ("publisher", "PMLR"),
+        ("crossref", "icml2025"),
+        ("abstract", "the raw abstract"),
+        ("bad name!", "dropped"),
+    )
+    defaults = dict(
+        title="SGSI: Learning with Schrödinger Bridges",
+        authors=("Tim Rocktäschel", "Yi Sun"),
+        entry_type="inproceedings",
+        raw_fields=raw,
+        abstract="the abstract",
+    )
+    return make_paper(**(defaults | fields))
+
+
+def test_bibtex_import_gives_back_its_own_latex():
+    fields, _ = parse_both(export([bibtex_import()]), 1)
+    entry = fields["rocktaschel2025sgsi"]
+    assert entry["title"] == '{SGSI}: Learning with Schr{\\"o}dinger Bridges'
+    assert entry["author"] == 'Rockt{\\"a}schel, Tim and Sun, Yi'
+    assert (
+        entry["booktitle"] == "Proceedings of the 42nd International Conference on Machine Learning"
+    )
+    assert entry["pages"] == "1--10"
+    assert entry["publisher"] == "PMLR"
+    assert entry["abstract"] == "the abstract"
+    assert "crossref" not in entry and "bad name!" not in entry
+
+
+def test_edited_title_and_authors_win_over_stale_raw_fields():
+    paper = bibtex_import(title="A Better Title", authors=("Tim Rocktäschel", "Ada Lovelace"))
+    fields, _ = parse_both(export([paper]), 1)
+    entry = fields["rocktaschel2025better"]
+    assert entry["title"] == "A Better Title"
+    assert entry["author"] == "Rocktäschel, Tim and Lovelace, Ada"
+
+
+def test_raw_author_with_too_many_commas_is_not_copied():
+    paper = bibtex_import(
+        raw_fields=(("author", "Sun, Yi, Jr, Extra"),), authors=("Yi Sun Jr Extra",)
+    )
+    fields, _ = parse_both(export([paper]), 1)
+    assert fields["extra2025sgsi"]["author"] == "Extra, Yi Sun Jr"
+
+
+def test_unbalanced_raw_fields_are_repaired():
+    raw = (("title", "Broken } title {"), ("note", "a \\{ b"), ("pages", "@misc{x,"))
+    paper = make_paper(title="Broken } title {", raw_fields=raw)
+    fields, _ = parse_both(export([paper]), 1)
+    entry = fields["sun2025broken"]
+    assert entry["title"] == "Broken \\textbraceright{} title \\textbraceleft{}"
+    assert entry["note"] == "a \\textbraceleft{} b"
+
+
+def test_entry_is_readable():
+    paper = make_paper(tags=("rl",), note="Read it.", rating=3)
+    assert bibtex_entry(paper, "sun2025learning") == (
+        "@inproceedings{sun2025learning,\n"
+        "  title = {Learning Sparse Graphs},\n"
+        "  author = {Sun, Yi},\n"
+        "  booktitle = {Proceedings of the International Conference on Machine Learning},\n"
+        "  year = {2025},\n"
+        "  keywords = {rl},\n"
+        "  annote = {Read it.},\n"
+        "  x-paperdesk-status = {new},\n"
+        "  x-paperdesk-rating = {3},\n"
+        "}\n"
+    )
+
+
+# --- property tests ----------------------------------------------------------------
+
+# Mostly the characters that break BibTeX files, plus any Unicode at all.
+hostile_text = st.text(
+    alphabet=st.sampled_from(list("{}\\$%&#_~^@\"',=() \n\tAaZz01é中")) | st.characters(),
+    max_size=40,
+)
+papers_strategy = st.lists(
+    st.builds(
+        make_paper,
+        title=hostile_text,
+        authors=st.lists(hostile_text, max_size=3).map(tuple),
+        venue=st.none() | hostile_text | st.sampled_from(["ICML", "JMLR", "NIPS 2017"]),
+        year=st.none() | st.integers(1, 9999),
+        abstract=hostile_text,
+        note=hostile_text,
+        tags=st.lists(hostile_text, max_size=3).map(tuple),
+        citation_key=st.none() | hostile_text | st.sampled_from(["k", "K", "sun2025learning"]),
+        entry_type=st.none() | hostile_text,
+        raw_fields=st.lists(st.tuples(hostile_text, hostile_text), max_size=3).map(tuple),
+        ids=st.builds(Identifiers, doi=st.none() | hostile_text, url=st.none() | hostile_text),
+        rating=st.integers(0, 5),
+        status=st.sampled_from(Status),
+    ),
+    max_size=4,
+)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(papers=papers_strategy, ascii_only=st.booleans())
+def test_any_papers_give_a_file_both_parsers_accept(papers, ascii_only):
+    text = export(papers, ascii_only=ascii_only)
+    if ascii_only:
+        assert text.isascii()
+    fields, _ = parse_both(text, len(papers))
+    for entry in fields.values():
+        assert all(braces_balanced(value) for value in entry.values())
+
+
+@given(note=hostile_text.filter(lambda text: "$" not in text))
+def test_any_note_comes_back_as_written(note):
+    fields, _ = parse_both(export([make_paper(note=note)]), 1)
+    written = next(iter(fields.values())).get("annote", "")
+    expected = re.sub(
+        r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", "", note.replace("\r\n", "\n").replace("\r", "\n")
+    )
+    assert unescape_plain(written) == __import__("unicodedata").normalize("NFC", expected).strip()
+
+
+# --- real data ---------------------------------------------------------------------
+
+
+def corpus_papers(shared_data) -> list[Paper]:
+    papers = []
+    with open(shared_data / "corpus.jsonl", encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            item = json.loads(line)
+            papers.append(
+                make_paper(
+                    id=number,
+                    title=item["title"],
+                    authors=tuple(item["authors"]),
+                    venue=item["venue"],
+                    year=item["year"],
+                    abstract=item["abstract"] or "",
+                    ids=Identifiers(url=item.get("url"), openreview=item.get("openreview_id")),
+                )
+            )
+    return papers
+
+
+def test_seed_lists_parse_with_both_parsers(seed_files):
+    papers = []
+    for path in seed_files:
+        for record in read_seedlist(path.read_text(encoding="utf-8"), str(path)).records:
+            papers.append(
+                make_paper(
+                    id=len(papers) + 1,
+                    title=record.title,
+                    title_is_derived=True,
+                    authors=(),
+                    venue=record.venue,
+                    year=record.year,
+                    abstract=record.abstract,
+                )
+            )
+    assert papers
+    fields, _ = parse_both(export(papers), len(papers))
+    assert fields["anon2025sgsi"]["title"] == "{SGSI}: Soft-Gated Structural Inference"
+    assert {entry["@"] for entry in fields.values()} == {"inproceedings"}
+
+
+def test_whole_corpus_parses_with_both_parsers(shared_data):
+    papers = corpus_papers(shared_data)
+    assert len(papers) == 13_417
+    fields, _ = parse_both(export(papers), len(papers))
+    assert len(fields) == len(papers)  # unique keys
+    titles = [entry["title"] for entry in fields.values()]
+    assert sum("{" in title for title in titles) > 1000  # acronyms protected
+
+
+def test_corpus_as_ascii_parses_with_both_parsers(shared_data):
+    papers = corpus_papers(shared_data)[::4]  # every venue, a quarter of the time
+    text = export(papers, ascii_only=True)
+    assert text.isascii()
+    parse_both(text, len(papers))
+
+
+def test_corpus_with_edited_user_data_round_trips_the_user_data(shared_data):
+    tags = ("to read", "rl/offline")
+    papers = [
+        replace(p, tags=tags, rating=4, status=Status.READ, note=HOSTILE_NOTES[p.id % 10])
+        for p in corpus_papers(shared_data)[:500]
+    ]
+    fields, _ = parse_both(export(papers), len(papers))
+    for paper, entry in zip(papers, fields.values(), strict=True):
+        assert entry["keywords"] == "to read, rl/offline"
+        assert entry["x-paperdesk-status"] == "read"
+        if "$" not in paper.note:
+            assert unescape_plain(entry["annote"]) == paper.note
