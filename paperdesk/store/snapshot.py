@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import partial
 from typing import Any
 
 from sqlalchemy import Connection, Table, func, insert, select
@@ -41,9 +40,10 @@ State = dict[str, list[dict[str, Any]]]
 # Paper columns holding JSON text in the database and structured values in the state,
 # each with how the store writes it (store/bulk.py, services/merging.py), so a restore
 # gives back the very text that was backed up.
+# (Encoders built once: json.dumps with an option builds a new one per call.)
 _JSON_COLUMNS: dict[str, Callable[[Any], str]] = {
-    "raw_fields": json.dumps,
-    "alternatives": partial(json.dumps, ensure_ascii=False),
+    "raw_fields": json.JSONEncoder().encode,
+    "alternatives": json.JSONEncoder(ensure_ascii=False).encode,
 }
 
 # Tables whose rows the state carries one to one (the nested ones are handled apart).
