@@ -242,7 +242,10 @@ def _plan(desk: Desk, records: Sequence[PaperRecord], its_own: set[int]) -> _Pla
     for paper_id, incoming in matched.items():
         plan.present_ids.append(paper_id)
         row = stored[paper_id]
-        rule = revision_updates if paper_id in its_own else merge_updates
+        # Two records of one file on one paper (a workshop and a conference version
+        # with one title) give it no single newer text: they merge as any source does.
+        revised = paper_id in its_own and len(incoming) == 1
+        rule = revision_updates if revised else merge_updates
         changed: dict[str, object] = {}
         for record in incoming:
             updates = rule({**row, **changed}, record)

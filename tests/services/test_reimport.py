@@ -167,3 +167,24 @@ def test_a_newer_list_never_replaces_a_title_the_user_gave(desk: Desk, tmp_path:
     import_one(desk, newer)
     paper = desk.library.paper(ttt)
     assert paper.title == "TTT layers" and paper.abstract == edited
+
+
+def test_two_versions_of_one_title_in_a_file_stay_unchanged_on_reimport(
+    empty_desk: Desk, tmp_path: Path
+) -> None:
+    # Like a workshop and a conference version in one list: one title, two abstracts.
+    first, second = (p for p in SEEDS[0].read_text(encoding="utf-8").split("\n\n")[1:3])
+    versions = tmp_path / "versions.bib"
+    versions.write_text(
+        "".join(
+            f"@inproceedings{{v{n}, title = {{Learning to Search with Networks}},\n"
+            f"  year = {{2018}}, abstract = {{{abstract.strip()}}}}}\n"
+            for n, abstract in enumerate((first, second))
+        ),
+        encoding="utf-8",
+    )
+    assert import_one(empty_desk, versions).added == 1
+    kept = empty_desk.library.paper(1).abstract
+    again = import_one(empty_desk, versions)
+    assert (again.updated, again.merged, again.unchanged) == (0, 0, 1), again.summary()
+    assert empty_desk.library.paper(1).abstract == kept
