@@ -23,9 +23,10 @@ def normalise_for_matching(text: str) -> str:
     Two spellings of one title or abstract (`Rockt{\\"a}schel` vs `Rocktäschel`, a
     trailing period, different line breaks) normalise to the same string.
     """
-    decomposed = unicodedata.normalize("NFKD", text)
-    without_marks = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(_WORD.findall(without_marks.casefold()))
+    if not text.isascii():  # most abstracts are ASCII: skip the per-character pass
+        decomposed = unicodedata.normalize("NFKD", text)
+        text = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(_WORD.findall(text.casefold()))
 
 
 def fingerprint(title: str, abstract: str) -> str:

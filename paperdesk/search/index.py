@@ -156,13 +156,24 @@ class FullTextIndex:
             raise
         self._write_stamp(generation)
 
-    def add(self, documents: Sequence[IndexDocument], generation: int) -> None:
-        """Add new papers (cheaper than update: no delete of an old version)."""
+    def add(
+        self,
+        documents: Iterable[IndexDocument],
+        generation: int,
+        progress: Callable[[int], None] | None = None,
+    ) -> None:
+        """Add new papers in one commit (cheaper than update: no old version to delete).
+
+        One writer for the whole batch: a commit per chunk would write a segment per
+        chunk and spend the import merging them.
+        """
         index = self._open()
         writer = index.writer(limitmb=256)
         try:
-            for document in documents:
+            for count, document in enumerate(documents, start=1):
                 writer.add_document(**document.fields())
+                if progress is not None and count % 500 == 0:
+                    progress(count)
             writer.commit()
         except BaseException:
             writer.cancel()

@@ -90,6 +90,7 @@ class _Plan:
     """What one file will do to the library, decided before anything is written."""
 
     new_records: list[PaperRecord] = field(default_factory=list)
+    new_keys: list[dict[str, str]] = field(default_factory=list)  # match keys of new_records
     updates: dict[int, dict[str, object]] = field(default_factory=dict)
     present_ids: list[int] = field(default_factory=list)
     unchanged: int = 0
@@ -187,7 +188,7 @@ def _apply(
     info = bulk.BatchInfo(result.label, path.name, hashlib.sha256(data).hexdigest(), result.format)
     description = f"Import {path.name}"
     with library.bulk_write(description) as connection:
-        new_ids = bulk.insert_papers(connection, plan.new_records)
+        new_ids = bulk.insert_papers(connection, plan.new_records, plan.new_keys)
         bulk.update_papers(connection, plan.updates)
         file_ids = [*plan.present_ids, *new_ids]
         if previous:
@@ -202,9 +203,13 @@ def _apply(
         bulk.record_batch(connection, info, counts, file_ids)
         if cancelled and cancelled():
             raise Cancelled  # leaving the block by an exception rolls the whole file back
-    if progress:
-        progress(0, max(len(new_ids), 1), f"Indexing {path.name}")
-    indexing.add_new(library, desk.index, new_ids)
+
+    def indexing_progress(done: int) -> None:
+        if progress:
+            progress(done, len(new_ids), f"Indexing {path.name}")
+
+    indexing_progress(0)
+    indexing.add_new(library, desk.index, new_ids, indexing_progress)
     indexing.sync_changes(library, desk.index, Changes(paper_ids=ids_of(plan.updates)))
     return Changes(
         description,
@@ -223,20 +228,22 @@ def _plan(desk: Desk, records: Sequence[PaperRecord], its_own: set[int]) -> _Pla
     matcher = Matcher.from_library_keys(desk.library.match_keys())
     similar = ImportNearDuplicates(desk.library.match_texts)
     plan = _Plan()
-    pending: dict[int, PaperRecord] = {}  # negative ids: new papers earlier in this same file
+    # negative ids: new papers earlier in this same file, with their match keys
+    pending: dict[int, tuple[PaperRecord, dict[str, str]]] = {}
     matched: dict[int, list[PaperRecord]] = {}
     for record in records:
         keys = record_keys(record)
         found = matcher.find(keys) or similar.find(record)
         if found is None:
             temporary_id = -(len(pending) + 1)
-            pending[temporary_id] = record
+            pending[temporary_id] = (record, keys)
             matcher.add(temporary_id, keys)
             similar.add(temporary_id, record)
         elif found[0] > 0:
             matched.setdefault(found[0], []).append(record)
         # a record matching an earlier record of the same file is a duplicate within it
-    plan.new_records = list(pending.values())
+    plan.new_records = [record for record, _ in pending.values()]
+    plan.new_keys = [keys for _, keys in pending.values()]
     with desk.library.engine.connect() as connection:
         stored = bulk.current_rows(connection, list(matched))
     for paper_id, incoming in matched.items():

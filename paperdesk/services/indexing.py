@@ -6,7 +6,7 @@ index sees what a reader sees: `$O(d \\log n)$` is indexed as "O(d log n)".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.models import Paper
@@ -52,10 +52,22 @@ def sync_changes(library: Library, index: FullTextIndex, changes: Changes) -> Ch
     return changes
 
 
-def add_new(library: Library, index: FullTextIndex, ids: Sequence[int]) -> None:
-    for start in range(0, len(ids), 2000):
-        index.add(documents_for(library.papers(ids[start : start + 2000])), library.generation())
-    index.mark_current(library.generation())
+def add_new(
+    library: Library,
+    index: FullTextIndex,
+    ids: Sequence[int],
+    progress: Callable[[int], None] | None = None,
+) -> None:
+    """Index newly imported papers, loading them from the database a chunk at a time."""
+
+    def documents() -> Iterator[IndexDocument]:
+        for start in range(0, len(ids), 2000):
+            yield from documents_for(library.papers(ids[start : start + 2000]))
+
+    if ids:
+        index.add(documents(), library.generation(), progress)
+    else:
+        index.mark_current(library.generation())
 
 
 def rebuild(
