@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import resource
 import sys
 import tempfile
@@ -42,8 +43,12 @@ def replicate_corpus(target: Path, papers: int) -> Path:
             record = json.loads(lines[n % len(lines)])
             copy = n // len(lines)
             if copy:
+                # Shuffled words: a replica must not look like the same paper to the
+                # fuzzy duplicate matcher, or the import would merge it away.
+                words = record["abstract"].split()
+                random.Random(n).shuffle(words)
                 record["title"] = f"{record['title']} (replica {copy})"
-                record["abstract"] = f"{record['abstract']} Replica {copy}."
+                record["abstract"] = " ".join(words)
                 record["openreview_id"] = f"{record.get('openreview_id') or 'x'}-{copy}"
                 record["url"] = None
             out.write(json.dumps(record) + "\n")

@@ -515,7 +515,7 @@ class Library:
         with self._action(f"Create tag {name}") as w:
             if _tag_id_or_none(w.connection, name) is not None:
                 raise InvalidValueError(f"a tag named {name!r} already exists")
-            with w.journal.tracked(tags_t, func.lower(tags_t.c.name) == name.lower()):
+            with w.journal.tracked(tags_t, tags_t.c.name == name):
                 w.connection.execute(insert(tags_t).values(name=name, colour=colour))
         return Changes(f"Create tag {name}", tags=True)
 
@@ -676,7 +676,7 @@ class Library:
         with self._action(f"Create shortlist {name}") as w:
             if _shortlist_id_or_none(w.connection, name) is not None:
                 raise InvalidValueError(f"a shortlist named {name!r} already exists")
-            with w.journal.tracked(shortlists_t, func.lower(shortlists_t.c.name) == name.lower()):
+            with w.journal.tracked(shortlists_t, shortlists_t.c.name == name):
                 w.connection.execute(insert(shortlists_t).values(name=name, created=now()))
         return Changes(f"Create shortlist {name}", shortlists=True)
 
@@ -770,7 +770,7 @@ class Library:
     def save_search(self, name: str, query: str) -> Changes:
         (name,) = _clean_names([name], "saved search")
         with self._action(f"Save search {name}") as w:
-            where = func.lower(saved_t.c.name) == name.lower()
+            where = saved_t.c.name == name
             with w.journal.tracked(saved_t, where):
                 existing = w.connection.scalar(select(saved_t.c.id).where(where))
                 if existing is None:
@@ -783,7 +783,7 @@ class Library:
 
     def delete_saved_search(self, name: str) -> Changes:
         with self._action(f"Delete saved search {name}") as w:
-            where = func.lower(saved_t.c.name) == name.lower()
+            where = saved_t.c.name == name
             if w.connection.scalar(select(saved_t.c.id).where(where)) is None:
                 raise NotFoundError(f"no saved search named {name!r}")
             with w.journal.tracked(saved_t, where):
@@ -897,7 +897,7 @@ def _clean_colour(colour: str | None) -> str | None:
 
 
 def _tag_id_or_none(connection: Connection, name: str) -> int | None:
-    return connection.scalar(select(tags_t.c.id).where(func.lower(tags_t.c.name) == name.lower()))
+    return connection.scalar(select(tags_t.c.id).where(tags_t.c.name == name))
 
 
 def _tag_id(connection: Connection, name: str) -> int:
@@ -911,18 +911,21 @@ def _ensure_tag(w: Write, name: str) -> int:
     existing = _tag_id_or_none(w.connection, name)
     if existing is not None:
         return existing
-    with w.journal.tracked(tags_t, func.lower(tags_t.c.name) == name.lower()):
+    with w.journal.tracked(tags_t, tags_t.c.name == name):
         result = w.connection.execute(insert(tags_t).values(name=name, colour=None))
     return int(result.inserted_primary_key[0])  # type: ignore[index]
 
 
 def _tag_family(connection: Connection, name: str) -> list[tuple[int, str]]:
-    """The tag and its `name/...` descendants."""
-    lowered = name.lower()
+    """The tag and its `name/...` descendants.
+
+    Names compare with the column's NOCASE collation, the same rule as the unique
+    constraint (SQL lower() and Python lower() disagree on non-ASCII capitals).
+    """
+    escaped = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     rows = connection.execute(
         select(tags_t.c.id, tags_t.c.name).where(
-            (func.lower(tags_t.c.name) == lowered)
-            | (func.lower(tags_t.c.name).like(lowered + "/%"))
+            (tags_t.c.name == name) | tags_t.c.name.like(escaped + "/%", escape="\\")
         )
     )
     family = [(r.id, r.name) for r in rows]
@@ -940,7 +943,7 @@ def _papers_with_tags(connection: Connection, tag_ids: Sequence[int]) -> list[in
 
 def _shortlist_id_or_none(connection: Connection, name: str) -> int | None:
     return connection.scalar(
-        select(shortlists_t.c.id).where(func.lower(shortlists_t.c.name) == name.strip().lower())
+        select(shortlists_t.c.id).where(shortlists_t.c.name == name.strip())
     )
 
 

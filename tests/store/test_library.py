@@ -178,3 +178,19 @@ def test_sorting_by_every_column(library: Library) -> None:
 
 def test_integrity_check_is_clean(library: Library) -> None:
     assert library.integrity_problems() == []
+
+
+def test_names_with_non_ascii_capitals_are_found_again(library: Library) -> None:
+    library.add_tags([1], ["Über"])
+    library.add_tags([2], ["Über"])
+    library.set_tag_colour("Über", "#112233")
+    library.create_shortlist("Ärger")
+    library.add_to_shortlist("Ärger", [1])
+    assert [(t.name, t.count, t.colour) for t in library.tags()] == [("Über", 2, "#112233")]
+    assert library.shortlist_paper_ids("Ärger") == [1]
+
+
+def test_wildcard_characters_in_tag_names_are_literal(library: Library) -> None:
+    library.add_tags([1], ["ml_x/rnn", "mlax/cnn"])
+    library.rename_tag("ml_x", "deep")
+    assert library.paper(1).tags == ("deep/rnn", "mlax/cnn")
