@@ -1,17 +1,19 @@
 """Writing papers as a BibTeX file that BibTeX, biber, bibtexparser and pybtex all accept.
 
 What goes where:
-- entry type: the paper's own (from a BibTeX import), else its venue's
-  (`@inproceedings` for conferences, `@article` for journals, see formats.venues),
-  else `@misc`; the venue goes to `booktitle`, `journal` or `howpublished` to match.
+- entry type: the paper's own if it is a BibTeX or biblatex type (a BibTeX import),
+  else its venue's (`@inproceedings` for conferences, `@article` for journals, see
+  formats.venues), else `@misc`; the venue goes to `booktitle`, `journal` or
+  `howpublished` to match.
 - key: the paper's stored key when it is valid, else one made by core.citekeys,
   unique within the file.
 - title, author, year, abstract, doi, url, eprint + archiveprefix (arXiv),
   openreview, keywords (the tags), annote (the note), and the user's triage in
   `x-paperdesk-status` and `x-paperdesk-rating` (unrated papers have none).
 - a paper imported from BibTeX keeps its source's title and author (already LaTeX)
-  while they still say what the paper says, and its other fields (pages, volume,
-  publisher...) verbatim.
+  while they still say what the paper says, and its other standard fields (pages,
+  volume, publisher...) verbatim. Other formats' raw fields (RIS tags, CSV columns,
+  JSON keys) are not BibTeX and are not copied.
 
 Text is escaped for LaTeX by what it is. Titles and abstracts from the web are
 LaTeX-ish (OpenReview and PMLR abstracts mix `$math$`, `\\emph{}` and `\\%` with bare
@@ -412,8 +414,14 @@ def _authors_value(authors: Sequence[str]) -> str:
 
 # --- entries ------------------------------------------------------------------------
 
-_ENTRY_TYPE = re.compile(r"[a-z]+")
-_NOT_ENTRY_TYPES = frozenset({"string", "preamble", "comment"})
+# The entry types of BibTeX and biblatex. Every reader keeps its source's own fields in
+# `raw_fields` (RIS tags, CSV columns, JSON keys): only a paper with one of these types
+# came from a BibTeX file, so only its raw fields are BibTeX.
+_BIBTEX_TYPES = frozenset(
+    """article book booklet collection conference dataset inbook incollection inproceedings
+    inreference manual mastersthesis misc mvbook mvcollection mvproceedings online patent
+    periodical phdthesis proceedings report software techreport thesis unpublished""".split()
+)
 _VENUE_FIELD = {
     "article": "journal",
     "inproceedings": "booktitle",
@@ -424,21 +432,24 @@ _VENUE_FIELD = {
     "mastersthesis": "school",
     "thesis": "school",
 }
-_FIELD_NAME = re.compile(r"[a-z][a-z0-9_\-:.+]*")
-# Raw fields not copied: those written from the paper's own data, references to
-# entries the file does not hold, and paths on the source's disk.
-_NOT_COPIED = frozenset(
-    "title subtitle author year abstract doi url eprint archiveprefix eprinttype openreview "
-    f"keywords annote {STATUS_FIELD} {RATING_FIELD} crossref xref file".split()
+# The raw fields of a BibTeX import that are copied: standard data fields the paper's
+# own data does not already give (not crossref, a source's private fields, file paths).
+_COPIED_FIELDS = frozenset(
+    """address booktitle chapter date edition editor eventdate eventtitle howpublished
+    institution isbn issn issue journal journaltitle language location month note number
+    organization pages primaryclass publisher school series type volume""".split()
 )
 
 
-def _entry_type(paper: Paper) -> str:
+def _bibtex_type(paper: Paper) -> str | None:
+    """The entry type the paper's BibTeX source gave it, if it came from one."""
     own = (paper.entry_type or "").strip().lower()
-    if _ENTRY_TYPE.fullmatch(own) and own not in _NOT_ENTRY_TYPES:
-        return own
+    return own if own in _BIBTEX_TYPES else None
+
+
+def _entry_type(paper: Paper) -> str:
     venue = find_venue(paper.venue)
-    return venue.entry_type if venue else "misc"
+    return _bibtex_type(paper) or (venue.entry_type if venue else "misc")
 
 
 def _same_text(latex: str, plain: str) -> bool:
@@ -477,8 +488,9 @@ def _raw_author(raw: dict[str, str], paper: Paper) -> str | None:
 def _fields(paper: Paper) -> list[tuple[str, str]]:
     """(name, LaTeX value) pairs in the order a person reads them; empty ones left out."""
     raw: dict[str, str] = {}
-    for name, value in paper.raw_fields:
-        raw.setdefault(name.strip().lower(), value)
+    if _bibtex_type(paper):
+        for name, value in paper.raw_fields:
+            raw.setdefault(name.strip().lower(), value)
     entry_type = _entry_type(paper)
     venue = find_venue(paper.venue)
     venue_field = _VENUE_FIELD.get(entry_type, "howpublished")
@@ -494,9 +506,9 @@ def _fields(paper: Paper) -> list[tuple[str, str]]:
     elif paper.venue:
         fields.append((venue_field, _escape(venue.full_name if venue else paper.venue, _PLAIN)))
     fields.append(("year", str(paper.year) if paper.year else ""))
-    written = {name for name, _ in fields} | _NOT_COPIED
+    written = {name for name, _ in fields}
     for name, value in raw.items():
-        if name not in written and _FIELD_NAME.fullmatch(name):
+        if name in _COPIED_FIELDS and name not in written:
             fields.append((name, _escape(value, _BIBTEX)))
     ids = paper.ids
     fields += [

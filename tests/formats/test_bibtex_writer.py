@@ -309,14 +309,18 @@ def test_entry_types_from_metadata():
         make_paper(id=2, entry_type="string", venue="JMLR", title="Journal"),
         make_paper(id=3, entry_type="Article", venue="Nature", title="Nature"),
         make_paper(id=4, venue="ICML Workshop on Graphs", title="Workshop"),
+        make_paper(id=5, entry_type="JOUR", venue="JMLR", title="RIS type"),
+        make_paper(id=6, entry_type="conferencePaper", venue="NIPS", title="Zotero type"),
     ]
-    fields, _ = parse_both(export(papers), 4)
+    fields, _ = parse_both(export(papers), 6)
     assert fields["sun2025thesis"]["@"] == "phdthesis"
     assert fields["sun2025thesis"]["school"] == "MIT"
     assert fields["sun2025journal"]["@"] == "article"
     assert fields["sun2025nature"]["journal"] == "Nature"
     assert fields["sun2025workshop"]["@"] == "misc"
     assert fields["sun2025workshop"]["howpublished"] == "ICML Workshop on Graphs"
+    assert fields["sun2025ris"]["@"] == "article"
+    assert fields["sun2025zotero"]["@"] == "inproceedings"
 
 
 def bibtex_import(**fields) -> Paper:
@@ -330,6 +334,7 @@ def bibtex_import(**fields) -> Paper:
         ("crossref", "icml2025"),
         ("abstract", "the raw abstract"),
         ("bad name!", "dropped"),
+        ("x-private", "dropped"),
     )
     defaults = dict(
         title="SGSI: Learning with Schrödinger Bridges",
@@ -352,7 +357,7 @@ def test_bibtex_import_gives_back_its_own_latex():
     assert entry["pages"] == "1--10"
     assert entry["publisher"] == "PMLR"
     assert entry["abstract"] == "the abstract"
-    assert "crossref" not in entry and "bad name!" not in entry
+    assert "crossref" not in entry and "bad name!" not in entry and "x-private" not in entry
 
 
 def test_edited_title_and_authors_win_over_stale_raw_fields():
@@ -371,9 +376,19 @@ def test_raw_author_with_too_many_commas_is_not_copied():
     assert fields["extra2025sgsi"]["author"] == "Extra, Yi Sun Jr"
 
 
+def test_other_formats_raw_fields_are_not_bibtex():
+    """A JSON or CSV import keeps its own keys as raw fields: none of them is copied."""
+    raw = (("title", "Kernel Methods in Hilbert Space"), ("status", "Poster"), ("pages", "1"))
+    paper = make_paper(title="Kernel Methods in Hilbert Space", raw_fields=raw, venue="ACML")
+    fields, _ = parse_both(export([paper]), 1)
+    entry = fields["sun2025kernel"]
+    assert entry["title"] == "Kernel Methods in {Hilbert} Space"
+    assert "status" not in entry and "pages" not in entry
+
+
 def test_unbalanced_raw_fields_are_repaired():
     raw = (("title", "Broken } title {"), ("note", "a \\{ b"), ("pages", "@misc{x,"))
-    paper = make_paper(title="Broken } title {", raw_fields=raw)
+    paper = make_paper(title="Broken } title {", raw_fields=raw, entry_type="misc")
     fields, _ = parse_both(export([paper]), 1)
     entry = fields["sun2025broken"]
     assert entry["title"] == "Broken \\textbraceright{} title \\textbraceleft{}"
@@ -403,6 +418,9 @@ hostile_text = st.text(
     alphabet=st.sampled_from(list("{}\\$%&#_~^@\"',=() \n\tAaZz01é中")) | st.characters(),
     max_size=40,
 )
+raw_field_names = hostile_text | st.sampled_from(
+    ["title", "Author", "booktitle", "journal", "pages", "note", "subtitle", "crossref"]
+)
 papers_strategy = st.lists(
     st.builds(
         make_paper,
@@ -414,8 +432,8 @@ papers_strategy = st.lists(
         note=hostile_text,
         tags=st.lists(hostile_text, max_size=3).map(tuple),
         citation_key=st.none() | hostile_text | st.sampled_from(["k", "K", "sun2025learning"]),
-        entry_type=st.none() | hostile_text,
-        raw_fields=st.lists(st.tuples(hostile_text, hostile_text), max_size=3).map(tuple),
+        entry_type=st.none() | hostile_text | st.sampled_from(["article", "misc", "JOUR"]),
+        raw_fields=st.lists(st.tuples(raw_field_names, hostile_text), max_size=3).map(tuple),
         ids=st.builds(Identifiers, doi=st.none() | hostile_text, url=st.none() | hostile_text),
         rating=st.integers(0, 5),
         status=st.sampled_from(Status),
@@ -433,6 +451,15 @@ def test_any_papers_give_a_file_both_parsers_accept(papers, ascii_only):
     fields, _ = parse_both(text, len(papers))
     for entry in fields.values():
         assert all(braces_balanced(value) for value in entry.values())
+
+
+@settings(max_examples=100, deadline=None)
+@given(title=hostile_text, authors=st.lists(hostile_text, max_size=3), ascii_only=st.booleans())
+def test_raw_bibtex_title_and_author_never_break_the_file(title, authors, ascii_only):
+    """Raw fields that match the paper's data are copied: even broken ones must parse."""
+    raw = (("title", title), ("author", " and ".join(authors)), ("pages", title))
+    paper = make_paper(title=title, authors=tuple(authors), entry_type="article", raw_fields=raw)
+    parse_both(export([paper], ascii_only=ascii_only), 1)
 
 
 @given(note=hostile_text.filter(lambda text: "$" not in text))
