@@ -8,10 +8,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from paperdesk import __version__
+from paperdesk.gui import refcount_guard
 from paperdesk.gui.dialogs import ErrorReporter
 from paperdesk.gui.main_window import MainWindow
 from paperdesk.gui.resources import app_icon, style_sheet
@@ -37,6 +38,8 @@ def application() -> QApplication:
     app.setDesktopFileName("paperdesk")
     app.setWindowIcon(app_icon())
     app.setStyleSheet(style_sheet())
+    if app.findChild(QTimer, "refcountGuard") is None:
+        refcount_guard.install(app)
     return app
 
 
@@ -89,8 +92,9 @@ def render_screenshot(
     Uses throwaway settings, so neither the user's saved window layout shapes the
     picture nor the picture's layout is saved for the user.
     """
-    app = QApplication.instance()
-    assert app is not None
+    # A local loop, not app.exec()/app.quit(): quitting the application's loop a second
+    # time after it returned would leave Qt refusing to run any event loop afterwards.
+    loop = QEventLoop()
     outcome = {"code": 1}
     with tempfile.TemporaryDirectory(prefix="paperdesk-screenshot-") as scratch:
         settings = QSettings(str(Path(scratch) / "settings.ini"), QSettings.Format.IniFormat)
@@ -102,8 +106,9 @@ def render_screenshot(
         window.show()
 
         def grab() -> None:
-            outcome["code"] = save_window_png(window, output, size)
-            app.quit()
+            if loop.isRunning():  # not after a failure already ended the wait
+                outcome["code"] = save_window_png(window, output, size)
+                loop.quit()
 
         def on_search_applied() -> None:
             window.search_applied.disconnect(on_search_applied)
@@ -111,7 +116,7 @@ def render_screenshot(
 
         def fail(message: str) -> None:
             log.error("no screenshot: %s", message)
-            app.quit()
+            loop.quit()
 
         window.search_applied.connect(on_search_applied)
         window.failed.connect(fail)
@@ -121,7 +126,7 @@ def render_screenshot(
             lambda: fail(f"the window was not ready within {SCREENSHOT_TIMEOUT_MS // 1000} s")
         )
         timeout.start(SCREENSHOT_TIMEOUT_MS)
-        app.exec()
+        loop.exec()
         timeout.stop()
         window.close()
     return outcome["code"]

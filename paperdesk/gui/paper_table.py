@@ -21,6 +21,17 @@ DEFAULT_WIDTHS = {
 HIDDEN_AT_FIRST = (Column.ADDED,)
 
 
+def row_runs(rows: list[int]) -> list[tuple[int, int]]:
+    """Sorted rows as (first, last) runs: [1, 2, 3, 7] -> [(1, 3), (7, 7)]."""
+    runs: list[tuple[int, int]] = []
+    for row in rows:
+        if runs and row == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], row)
+        else:
+            runs.append((row, row))
+    return runs
+
+
 class PaperTable(QTableView):
     def __init__(self, model: PaperTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -111,10 +122,9 @@ class PaperTable(QTableView):
         model = self.paper_model()
         selection = QItemSelection()
         last = model.columnCount() - 1
-        for paper_id in ids:
-            row = model.row_of(paper_id)
-            if row is not None:
-                selection.select(model.index(row, 0), model.index(row, last))
+        rows = sorted(r for r in (model.row_of(paper_id) for paper_id in ids) if r is not None)
+        for first, final in row_runs(rows):
+            selection.select(model.index(first, 0), model.index(final, last))
         selection_model = self.selectionModel()
         current_row = model.row_of(current) if current is not None else None
         if current_row is not None:

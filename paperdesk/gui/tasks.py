@@ -127,7 +127,6 @@ class TaskRunner(QObject):
     without an `on_error` go to `unhandled_error`, which the window turns into a message.
     """
 
-    busy_changed = Signal(bool)
     unhandled_error = Signal(str, object)
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -166,11 +165,8 @@ class TaskRunner(QObject):
 
     def _submit(self, worker, name, fn, on_done, on_error, on_progress, key) -> Job:
         job = Job(next(self._ids), name, fn, on_done, on_error, on_progress, key)
-        was_idle = not self._pending
         self._pending[job.id] = (job, worker)
         worker.submit(job)
-        if was_idle:
-            self.busy_changed.emit(True)
         return job
 
     def is_idle(self) -> bool:
@@ -182,8 +178,6 @@ class TaskRunner(QObject):
     def _take(self, job_id: int) -> Job | None:
         """The finished job, or None when its result is no longer wanted (superseded)."""
         entry = self._pending.pop(job_id, None)
-        if not self._pending:
-            self.busy_changed.emit(False)
         if entry is None:
             return None
         job, worker = entry
