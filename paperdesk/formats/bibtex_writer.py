@@ -110,6 +110,7 @@ _LINE_BREAK_BEFORE_BRACE = re.compile(r"(?<!\\)((?:\\\\)+)(?=[{}]|\Z)")
 # bibtexparser ends an entry at any line starting with `@word{`, even inside a value.
 _AT_LINE_START = re.compile(r"^([^\S\n]*)@", re.MULTILINE)
 
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _to_latex = UnicodeToLatexEncoder(
     non_ascii_only=True,
     replacement_latex_protection="braces-all",
@@ -357,7 +358,8 @@ def _protect_title(tokens: list[_Token]) -> None:
 
 def _finish(value: str, ascii_only: bool) -> str:
     if ascii_only and not value.isascii():
-        value = _to_latex.unicode_to_latex(value)
+        # Only the non-ASCII runs: the encoder walks its input a character at a time.
+        value = _NON_ASCII.sub(lambda run: _to_latex.unicode_to_latex(run.group()), value)
     if "\\" in value:
         value = _LINE_BREAK_BEFORE_BRACE.sub(r"\1 ", value)
     if "@" in value:
