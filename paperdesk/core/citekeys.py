@@ -50,7 +50,7 @@ _ASCII_FOLD = str.maketrans(
 _HTML_TAG = re.compile(r"<[^<>]*>")
 # `\textit`, `\"` (accents) and other LaTeX commands: their names are markup, not words.
 _LATEX_COMMAND = re.compile(r"\\(?:[A-Za-z]+|.)", re.DOTALL)
-_NOT_ALPHANUMERIC = re.compile(r"[^a-z0-9]+")
+_NOT_ALPHANUMERIC = re.compile(r"[^a-z0-9\s]+")
 _TOKEN = re.compile(r"\{([^{}]*)\}")
 
 
@@ -58,8 +58,7 @@ def _ascii_words(text: str) -> list[str]:
     """Whitespace-separated words of `text`, lower-case ASCII alphanumerics only."""
     text = _LATEX_COMMAND.sub("", _HTML_TAG.sub(" ", text)).translate(_ASCII_FOLD)
     folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    words = (_NOT_ALPHANUMERIC.sub("", word) for word in folded.lower().split())
-    return [word for word in words if word]
+    return _NOT_ALPHANUMERIC.sub("", folded.lower()).split()
 
 
 def surname(name: str) -> str:
