@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 
 
 class Asker:
-    """Asks the user; every method returns None (or False) when the user cancels."""
+    """Asks the user; every method returns None (or nothing) when the user cancels."""
 
     def __init__(self, parent: QWidget) -> None:
         self._parent = parent
@@ -56,10 +56,6 @@ class Asker:
     def colour(self, title: str, initial: str | None) -> str | None:
         chosen = QColorDialog.getColor(QColor(initial or "#3d6fd6"), self._parent, title)
         return chosen.name() if chosen.isValid() else None
-
-    def confirm(self, title: str, text: str) -> bool:
-        answer = QMessageBox.question(self._parent, title, text)
-        return answer == QMessageBox.StandardButton.Yes
 
     def import_paths(self) -> list[Path]:
         patterns = " ".join(f"*{extension}" for extension in sorted(EXTENSIONS))

@@ -172,9 +172,6 @@ class TaskRunner(QObject):
     def is_idle(self) -> bool:
         return not self._pending
 
-    def has_pending_writes(self) -> bool:
-        return any(worker is self.writer for _, worker in self._pending.values())
-
     def _take(self, job_id: int) -> Job | None:
         """The finished job, or None when its result is no longer wanted (superseded)."""
         entry = self._pending.pop(job_id, None)

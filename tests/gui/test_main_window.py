@@ -509,8 +509,8 @@ def test_window_layout_is_remembered(qtbot, seeded_library, tmp_path):
 class ScriptedAsker:
     """Answers the window's questions from a script instead of opening dialogs."""
 
-    def __init__(self, text=None, choice=None, colour=None, confirm=True):
-        self._text, self._choice, self._colour, self._confirm = text, choice, colour, confirm
+    def __init__(self, text=None, choice=None, colour=None):
+        self._text, self._choice, self._colour = text, choice, colour
 
     def text(self, *args, **kwargs):
         return self._text
@@ -520,9 +520,6 @@ class ScriptedAsker:
 
     def colour(self, *args, **kwargs):
         return self._colour
-
-    def confirm(self, *args, **kwargs):
-        return self._confirm
 
     def import_paths(self):
         return []
