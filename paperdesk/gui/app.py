@@ -15,7 +15,7 @@ from paperdesk import __version__
 from paperdesk.gui import refcount_guard
 from paperdesk.gui.dialogs import ErrorReporter
 from paperdesk.gui.main_window import MainWindow
-from paperdesk.gui.resources import app_icon, style_sheet
+from paperdesk.gui.resources import app_icon
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +26,7 @@ SETTLE_MS = 300
 
 
 def application() -> QApplication:
-    """The QApplication (created if needed) with the app's name, icon and style sheet."""
+    """The QApplication (created if needed) with the app's name and icon."""
     app = QApplication.instance()
     if app is None:
         app = QApplication([sys.argv[0]])
@@ -37,7 +37,6 @@ def application() -> QApplication:
     app.setApplicationVersion(__version__)
     app.setDesktopFileName("paperdesk")
     app.setWindowIcon(app_icon())
-    app.setStyleSheet(style_sheet())
     if app.findChild(QTimer, "refcountGuard") is None:
         refcount_guard.install(app)
     return app

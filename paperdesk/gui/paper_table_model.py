@@ -34,8 +34,8 @@ from paperdesk.gui.star_rating import STAR_GOLD
 
 log = logging.getLogger(__name__)
 
-PAGE_SIZE = 128
-MAX_PAGES = 64
+PAGE_SIZE = 64
+MAX_PAGES = 128
 PAPER_IDS_MIME = "application/x-paperdesk-paper-ids"
 
 AnyIndex = QModelIndex | QPersistentModelIndex
@@ -79,6 +79,19 @@ COLUMN_SORT_KEYS = {
 
 PaperRole = Qt.ItemDataRole.UserRole + 1
 PaperIdRole = Qt.ItemDataRole.UserRole + 2
+_DISPLAY = Qt.ItemDataRole.DisplayRole
+_DECORATION = Qt.ItemDataRole.DecorationRole
+_FONT = Qt.ItemDataRole.FontRole
+_FOREGROUND = Qt.ItemDataRole.ForegroundRole
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole
+_ACCESSIBLE_TEXT = Qt.ItemDataRole.AccessibleTextRole
+# Computed once: flags() runs for every cell Qt considers selecting.
+_ROW_FLAGS = (
+    Qt.ItemFlag.ItemIsEnabled
+    | Qt.ItemFlag.ItemIsSelectable
+    | Qt.ItemFlag.ItemIsDragEnabled
+    | Qt.ItemFlag.ItemNeverHasChildren
+)
 
 
 def encode_paper_ids(ids: Iterable[int]) -> QMimeData:
@@ -217,36 +230,39 @@ class PaperTableModel(QAbstractTableModel):
             return COLUMN_TITLES[Column(section)]
         return None
 
-    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.row() >= len(self._ids):
+    def data(self, index: AnyIndex, role: int = _DISPLAY) -> Any:
+        # Called ~7 times per painted cell: plain ints and early exits keep it cheap.
+        row = index.row()
+        if not 0 <= row < len(self._ids):
             return None
         if role == PaperIdRole:
-            return self._ids[index.row()]
-        paper = self.paper_at(index.row())
+            return self._ids[row]
+        paper = self.paper_at(row)
         if paper is None:
             return None
-        column = Column(index.column())
-        if role == Qt.ItemDataRole.DisplayRole:
+        column = index.column()
+        if role == _DISPLAY:
             return self._display(paper, column)
-        if role == PaperRole:
-            return paper
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(paper, column)
-        if role == Qt.ItemDataRole.FontRole and column == Column.TITLE and paper.title_is_derived:
-            return self._italic
-        if role == Qt.ItemDataRole.ForegroundRole and column == Column.RATING:
-            return STAR_GOLD
-        if role == Qt.ItemDataRole.DecorationRole:
+        if role == _DECORATION:
             if column == Column.STATUS:
                 return self._status_icon(paper.status.value)
             if column == Column.TAGS:
                 return self._tag_dots(paper.tags)
-        if role == Qt.ItemDataRole.AccessibleTextRole and column == Column.RATING:
+            return None
+        if role == _FONT:
+            return self._italic if column == Column.TITLE and paper.title_is_derived else None
+        if role == _FOREGROUND:
+            return STAR_GOLD if column == Column.RATING else None
+        if role == PaperRole:
+            return paper
+        if role == _TOOLTIP:
+            return self._tooltip(paper, column)
+        if role == _ACCESSIBLE_TEXT and column == Column.RATING:
             return f"{paper.rating} of {MAX_RATING} stars"
         return None
 
     @staticmethod
-    def _display(paper: Paper, column: Column) -> str:
+    def _display(paper: Paper, column: int) -> str:
         match column:
             case Column.RATING:
                 return rating_text(paper.rating)
@@ -264,9 +280,10 @@ class PaperTableModel(QAbstractTableModel):
                 return ", ".join(sorted(paper.tags, key=str.casefold))
             case Column.ADDED:
                 return paper.added.strftime("%Y-%m-%d")
+        return ""
 
     @staticmethod
-    def _tooltip(paper: Paper, column: Column) -> str | None:
+    def _tooltip(paper: Paper, column: int) -> str | None:
         if column == Column.TITLE:
             title = display_title(paper.title)
             if paper.title_is_derived:
@@ -311,12 +328,7 @@ class PaperTableModel(QAbstractTableModel):
     def flags(self, index: AnyIndex) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.ItemIsDropEnabled if self._reorderable else Qt.ItemFlag.NoItemFlags
-        return (
-            Qt.ItemFlag.ItemIsEnabled
-            | Qt.ItemFlag.ItemIsSelectable
-            | Qt.ItemFlag.ItemIsDragEnabled
-            | Qt.ItemFlag.ItemNeverHasChildren
-        )
+        return _ROW_FLAGS
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if 0 <= column < len(Column):

@@ -28,6 +28,8 @@ class _TintedSvgEngine(QIconEngine):
         super().__init__()
         self._svg = svg
         self._renderers: dict[str, QSvgRenderer] = {}
+        # Table cells paint the same few icons thousands of times: render each size once.
+        self._pixmaps: dict[tuple[int, int, str, float], QPixmap] = {}
 
     def _renderer(self, colour: QColor) -> QSvgRenderer:
         name = colour.name(QColor.NameFormat.HexArgb)
@@ -50,7 +52,8 @@ class _TintedSvgEngine(QIconEngine):
         return palette.color(QPalette.ColorRole.WindowText)
 
     def paint(self, painter: QPainter, rect: QRect, mode: QIcon.Mode, state: QIcon.State) -> None:
-        self._renderer(self._colour(mode)).render(painter, rect)
+        scale = painter.device().devicePixelRatioF() if painter.device() else 1.0
+        painter.drawPixmap(rect, self.scaledPixmap(rect.size(), mode, state, scale))
 
     def pixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QPixmap:
         return self.scaledPixmap(size, mode, state, 1.0)
@@ -58,13 +61,18 @@ class _TintedSvgEngine(QIconEngine):
     def scaledPixmap(
         self, size: QSize, mode: QIcon.Mode, state: QIcon.State, scale: float
     ) -> QPixmap:
-        pixmap = QPixmap(size * scale)
-        pixmap.setDevicePixelRatio(scale)
-        pixmap.fill(Qt.GlobalColor.transparent)
-        painter = QPainter(pixmap)
-        self.paint(painter, QRect(QPoint(0, 0), size), mode, state)
-        painter.end()
-        return pixmap
+        colour = self._colour(mode)
+        key = (size.width(), size.height(), colour.name(QColor.NameFormat.HexArgb), scale)
+        cached = self._pixmaps.get(key)
+        if cached is None:
+            cached = QPixmap(size * scale)
+            cached.setDevicePixelRatio(scale)
+            cached.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(cached)
+            self._renderer(colour).render(painter, QRect(QPoint(0, 0), size))
+            painter.end()
+            self._pixmaps[key] = cached
+        return cached
 
     def clone(self) -> QIconEngine:
         return _TintedSvgEngine(self._svg)
