@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from paperdesk.core.changes import Changes
-from paperdesk.core.citekeys import DEFAULT_PATTERN, assign_keys, check_pattern
+from paperdesk.core.citekeys import DEFAULT_PATTERN, assign_keys, check_pattern, is_valid_key
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.models import Paper
 from paperdesk.formats.atomic import atomic_open
@@ -25,7 +25,6 @@ from paperdesk.formats.markdown_writer import write_markdown
 from paperdesk.formats.ris_writer import write_ris
 from paperdesk.search.index import Cancelled
 from paperdesk.services import backup, searching
-from paperdesk.services._sync import synced
 from paperdesk.services.desk import Desk
 
 #: Format name -> file extension. "json" is the lossless backup of the whole library.
@@ -129,7 +128,7 @@ def export(
     papers = _checking_cancel(desk.library.papers(ids), cancelled)
     newline = "" if chosen == "csv" else None  # the csv module writes its own line ends
     with atomic_open(path, newline=newline) as stream:
-        count = _write(chosen, papers, stream, options)
+        count = _write(chosen, papers, stream, options, heading=_heading(scope))
     return ExportResult(path, chosen, count, changes)
 
 
@@ -145,13 +144,23 @@ def preview(
     return stream.getvalue()
 
 
-def _write(format: str, papers: Iterable[Paper], stream: TextIO, options: Options) -> int:
+def _heading(scope: Scope) -> str | None:
+    return scope.shortlist  # a reading list pasted into a wiki keeps its name
+
+
+def _write(
+    format: str,
+    papers: Iterable[Paper],
+    stream: TextIO,
+    options: Options,
+    heading: str | None = None,
+) -> int:
     if format == "bibtex":
         return write_bibtex(papers, stream, options.ascii_only, options.key_pattern)
     if format == "csv":
         return write_csv(papers, stream, options.excel_bom, options.key_pattern)
     if format == "markdown":
-        return write_markdown(papers, stream)
+        return write_markdown(papers, stream, heading)
     if format == "ris":
         return write_ris(papers, stream)
     if format == "jsonl":
@@ -160,19 +169,23 @@ def _write(format: str, papers: Iterable[Paper], stream: TextIO, options: Option
 
 
 def _store_missing_keys(desk: Desk, ids: Sequence[int], pattern: str) -> Changes:
-    """Give papers without a citation key one, unique in the library, and keep it."""
+    """Give papers without a usable citation key one, unique in the library, and keep it.
+
+    An imported key BibTeX would refuse (`Müller2020`) counts as missing: otherwise
+    every export would invent a different replacement for it.
+    """
     papers = desk.library.papers(ids)
-    keyless = [p for p in papers if not p.citation_key]
+    keyless = [p for p in papers if not (p.citation_key and is_valid_key(p.citation_key))]
     if not keyless:
         return Changes()
-    taken = desk.library.citation_keys_in_use()
+    taken = desk.library.citation_keys_in_use() - {p.citation_key for p in keyless}
     keys = assign_keys(keyless, pattern, taken)
-    return synced(
-        desk,
-        desk.library.set_citation_keys(
-            {paper.id: key for paper, key in zip(keyless, keys, strict=True)}
-        ),
+    changes = desk.library.set_citation_keys(
+        {paper.id: key for paper, key in zip(keyless, keys, strict=True)}
     )
+    # Keys are not searchable: the index needs no new documents, only the new generation.
+    desk.index.mark_current(desk.library.generation())
+    return changes
 
 
 def _checking_cancel(papers: list[Paper], cancelled: Callable[[], bool] | None) -> Iterator[Paper]:

@@ -554,7 +554,7 @@ class Library:
     def set_citation_keys(self, keys: dict[int, str]) -> Changes:
         """Store generated citation keys so a paper keeps its key across exports."""
         with self._action("Assign citation keys") as w:
-            with w.journal.tracked_ids(papers_t, "id", list(keys)):
+            with w.journal.tracked_ids(papers_t, "id", list(keys), only=["citation_key"]):
                 for paper_id, key in keys.items():
                     w.connection.execute(
                         update(papers_t).where(papers_t.c.id == paper_id).values(citation_key=key)
@@ -571,7 +571,7 @@ class Library:
     ) -> Changes:
         ids = self.require_papers(ids)
         with self._action(label) as w:
-            with w.journal.tracked_ids(papers_t, "id", ids):
+            with w.journal.tracked_ids(papers_t, "id", ids, only=[column, "updated"]):
                 stamp = now()
                 for chunk in chunked(ids):
                     w.connection.execute(
