@@ -399,9 +399,19 @@ def _is_punctuation(char: str) -> bool:
 
 
 def _delims(run: str, source: str, start: int, end: int) -> list[_Event]:
-    """A `*`/`_` run as Markdown delimiters, with CommonMark's flanking rules."""
-    before = source[start - 1] if start else " "
-    after = source[end] if end < len(source) else " "
+    """A `*`/`_` run as Markdown delimiters, with CommonMark's flanking rules.
+
+    The neighbours are looked for past LaTeX braces, which BibTeX writers put around
+    words (`{Q}*-learning`) and which show as nothing.
+    """
+    before_at = start - 1
+    while before_at >= 0 and source[before_at] in "{}":
+        before_at -= 1
+    after_at = end
+    while after_at < len(source) and source[after_at] in "{}":
+        after_at += 1
+    before = source[before_at] if before_at >= 0 else " "
+    after = source[after_at] if after_at < len(source) else " "
     if len(run) > 3 or (run[0] == "*" and before.isdigit() and after.isdigit()):
         return [run]  # `2*3 = 6`, `2**10` are arithmetic
     left = not after.isspace() and (
@@ -491,8 +501,23 @@ _OWN_ARGUMENTS = {
     "href": 2,
     "textcolor": 2,
 }
-# Macros pylatexenc has no text for: `\|`, and ones papers define for themselves often.
-_AUTHOR_MACROS = {"eps": "ε", "R": "ℝ", "N": "ℕ", "Z": "ℤ", "|": "‖"}
+# Macros pylatexenc has no (or another) text for: `\|`, ones papers often define for
+# themselves, and the escapes BibTeX writers put in text (`\textbraceleft{}`).
+_OWN_SYMBOLS = {
+    "eps": "ε",
+    "R": "ℝ",
+    "N": "ℕ",
+    "Z": "ℤ",
+    "|": "‖",
+    "textbraceleft": "{",
+    "textbraceright": "}",
+    "textasciicircum": "^",
+    "textunderscore": "_",
+    "textless": "<",
+    "textgreater": ">",
+    "textbar": "|",
+    "textquotedbl": '"',
+}
 _DELIMITER_SIZES = re.compile(r"m?left|m?right|middle|[bB]igg?[lrm]?|limits|nolimits")
 _CALLIGRAPHIC_SHORTHAND = re.compile(r"c[A-Z]")  # \cO, \cA: \mathcal{O}, \mathcal{A}
 # Scripts that read as part of the symbol: x*, f′, θ⋆ rather than x^*.
@@ -836,7 +861,7 @@ def _double_struck(text: str) -> str:
 def _symbol_events(node: _Macro, rest: Sequence[_Node], math: bool) -> tuple[list[_Event], int]:
     """A macro standing for a symbol or word: `\\alpha`, `\\log`, `\\"a`, an author's own."""
     name = node.name
-    text_spec = None if name in _AUTHOR_MACROS else _TEXT_CONTEXT.get_macro_spec(name)
+    text_spec = None if name in _OWN_SYMBOLS else _TEXT_CONTEXT.get_macro_spec(name)
     if text_spec is None:
         return _unknown_macro_events(node, rest, math)
     if node.parsed is None:  # `_parse_simple` only lets plain replacement strings through
@@ -859,8 +884,8 @@ def _unknown_macro_events(
 ) -> tuple[list[_Event], int]:
     """An author's own macro: `\\vct{x}` shows `x`, `\\eps` shows `ε`, `\\ModelName` its name."""
     name = node.name
-    if name in _AUTHOR_MACROS:
-        text = _AUTHOR_MACROS[name]
+    if name in _OWN_SYMBOLS:
+        text = _OWN_SYMBOLS[name]
     elif _CALLIGRAPHIC_SHORTHAND.fullmatch(name):
         text = name[1]
     else:
@@ -974,6 +999,8 @@ def _render_script(
         return unicode_text, styles - {kind}
     if html_mode or not text:
         return text, styles
+    if text in _INLINE_SCRIPTS:  # `K\textsuperscript{*}` reads K*, as `$K^*$` does
+        return text, styles - {kind}
     mark = "^" if kind == SUP else "_"
     return (mark + text if len(text) == 1 else f"{mark}({text})"), styles - {kind}
 

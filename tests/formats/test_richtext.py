@@ -123,6 +123,14 @@ PLAIN_CASES = [
     (r"see Fig.~3 and Knuth~et al.~2019", "see Fig. 3 and Knuth et al. 2019"),
     ("Donald~E. Knuth", "Donald E. Knuth"),
     ("a gain of (~6%) over ~167k", "a gain of (~6%) over ~167k"),
+    (
+        r"algorithm, {AOBB-K\textsuperscript{*}}, was competitive with {BBK\textsuperscript{*}}",
+        "algorithm, AOBB-K*, was competitive with BBK*",
+    ),
+    # Markdown emphasis looks past LaTeX braces (BibTeX writers brace words)
+    (r"norm $\|x\|_{G}$ is |x|_{G} = sum_{i=1}", "norm ‖x‖_G is |x|_G = sum_i=1"),
+    ("{Q}*-learning and {A}* search", "Q*-learning and A* search"),
+    ("{con}**{T}**{extualized}", "conTextualized"),
     # arithmetic is not Markdown emphasis
     ("2*3 = 6 and 4*5 = 20", "2*3 = 6 and 4*5 = 20"),
     ("2**10 and 3**2", "2**10 and 3**2"),
