@@ -7,6 +7,7 @@ user would see and what reached the database, including that undo and redo resto
 from __future__ import annotations
 
 import time
+import warnings
 
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
@@ -539,10 +540,13 @@ def _send_drop(target, point: QPointF, mime: QMimeData) -> None:
 
     actions = Qt.DropAction.CopyAction | Qt.DropAction.MoveAction
     buttons, modifiers = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
-    enter = QDragEnterEvent(point, actions, mime, buttons, modifiers)
+    with warnings.catch_warnings():
+        # PySide6 6.12 offers these constructors with a (deprecated) QPoint only.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        enter = QDragEnterEvent(point.toPoint(), actions, mime, buttons, modifiers)
+        move = QDragMoveEvent(point.toPoint(), actions, mime, buttons, modifiers)
     QApplication.sendEvent(target, enter)
     assert enter.isAccepted()
-    move = QDragMoveEvent(point, actions, mime, buttons, modifiers)
     QApplication.sendEvent(target, move)
     assert move.isAccepted()
     drop = QDropEvent(point, actions, mime, buttons, modifiers)
