@@ -333,6 +333,17 @@ def test_status_entries_in_the_sidebar_filter_and_count(qtbot, window):
     assert window.model.ids() == [paper_id]
 
 
+def test_an_import_in_the_sidebar_shows_the_papers_of_that_file(qtbot, window):
+    batch = window.desk.library.import_batches()[0]
+    with searched(qtbot, window):
+        window.sidebar.select_scope(Scope(Kind.IMPORT, str(batch.id)))
+    assert window.model.rowCount() == batch.added
+    with searched(qtbot, window):
+        window.search_bar.set_text("graph")
+    members = set(window.desk.library.batch_paper_ids(batch.id))
+    assert window.model.ids() and set(window.model.ids()) <= members
+
+
 def test_saved_searches_appear_in_the_sidebar_and_run(qtbot, window):
     with searched(qtbot, window):
         window.search_bar.set_text("graph")
