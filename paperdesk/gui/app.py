@@ -12,7 +12,6 @@ from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from paperdesk import __version__
-from paperdesk.gui import refcount_guard
 from paperdesk.gui.dialogs import ErrorReporter
 from paperdesk.gui.main_window import MainWindow
 from paperdesk.gui.resources import app_icon
@@ -37,8 +36,6 @@ def application() -> QApplication:
     app.setApplicationVersion(__version__)
     app.setDesktopFileName("paperdesk")
     app.setWindowIcon(app_icon())
-    if app.findChild(QTimer, "refcountGuard") is None:
-        refcount_guard.install(app)
     return app
 
 

@@ -89,11 +89,3 @@ def open_window(qtbot, folder: Path, settings_file: Path, offer_demo: bool = Fal
 @pytest.fixture
 def window(qtbot, seeded_library: Path, tmp_path: Path):
     return open_window(qtbot, seeded_library, tmp_path / "settings.ini")
-
-
-@pytest.fixture(autouse=True, scope="session")
-def refcount_guard_for_the_session(qapp):
-    """The app installs this guard at start-up; a test session is one long app run."""
-    from paperdesk.gui import refcount_guard
-
-    return refcount_guard.install(qapp)

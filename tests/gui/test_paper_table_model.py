@@ -3,6 +3,7 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, Qt
 
 from paperdesk.core.models import Status
+from paperdesk.gui.paper_table import row_runs
 from paperdesk.gui.paper_table_model import (
     MAX_PAGES,
     PAGE_SIZE,
@@ -165,3 +166,8 @@ def test_moved_order_keeps_the_moving_papers_together():
     assert moved_order([1, 2, 3, 4, 5], [4, 2], 0) == [4, 2, 1, 3, 5]
     assert moved_order([1, 2, 3, 4, 5], [1, 2], 5) == [3, 4, 5, 1, 2]
     assert moved_order([1, 2, 3], [9], 1) == [1, 2, 3]
+
+
+def test_selected_rows_are_selected_in_runs():
+    assert row_runs([1, 2, 3, 7, 9, 10]) == [(1, 3), (7, 7), (9, 10)]
+    assert row_runs([]) == []
