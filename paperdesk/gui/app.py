@@ -8,7 +8,15 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer
+from PySide6.QtCore import (
+    QEventLoop,
+    QMessageLogContext,
+    QSettings,
+    Qt,
+    QTimer,
+    QtMsgType,
+    qInstallMessageHandler,
+)
 from PySide6.QtWidgets import QApplication
 
 from paperdesk import __version__
@@ -17,6 +25,23 @@ from paperdesk.gui.main_window import MainWindow
 from paperdesk.gui.resources import app_icon
 
 log = logging.getLogger(__name__)
+
+qt_log = logging.getLogger("qt")
+QT_LOG_LEVELS = {
+    QtMsgType.QtDebugMsg: logging.DEBUG,
+    QtMsgType.QtInfoMsg: logging.INFO,
+    QtMsgType.QtWarningMsg: logging.WARNING,
+    QtMsgType.QtCriticalMsg: logging.ERROR,
+    QtMsgType.QtFatalMsg: logging.CRITICAL,
+}
+# Without a screen (offscreen rendering, --screenshot) Qt notes what the platform lacks
+# on every window shown; nothing there is the user's concern.
+HEADLESS_PLATFORMS = ("offscreen", "minimal")
+HEADLESS_PLATFORM_NOTES = (
+    "This plugin does not support propagateSizeHints()",
+    "This plugin does not support raise()",
+    "This plugin does not support grabbing the keyboard",
+)
 
 DEFAULT_SCREENSHOT_SIZE = (1400, 900)
 SCREENSHOT_TIMEOUT_MS = 180_000
@@ -36,7 +61,16 @@ def application() -> QApplication:
     app.setApplicationVersion(__version__)
     app.setDesktopFileName("paperdesk")
     app.setWindowIcon(app_icon())
+    if app.platformName() in HEADLESS_PLATFORMS:
+        qInstallMessageHandler(_log_qt_message)
     return app
+
+
+def _log_qt_message(mode: QtMsgType, context: QMessageLogContext, message: str) -> None:
+    """Qt's messages through logging, minus a headless platform's "cannot do X" notes."""
+    if any(note in message for note in HEADLESS_PLATFORM_NOTES):
+        return
+    qt_log.log(QT_LOG_LEVELS.get(mode, logging.WARNING), "%s", message)
 
 
 def install_error_hook(errors: ErrorReporter) -> None:

@@ -150,7 +150,7 @@ class MainWindow(UserCommands, QMainWindow):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 2)
-        self.splitter.setSizes([210, 800, 390])
+        self.splitter.setSizes([240, 770, 390])
         self.splitter.setChildrenCollapsible(False)
         self.setCentralWidget(self.splitter)
         self.setTabOrder(self.sidebar, self.search_bar.field)

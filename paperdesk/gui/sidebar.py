@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QAbstractItemView, QMenu, QTreeView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeView, QWidget
 
 from paperdesk.core.models import ImportBatch, SavedSearch, ShortlistInfo, Status, TagInfo
 from paperdesk.gui.paper_table_model import PAPER_IDS_MIME, decode_paper_ids
@@ -103,8 +103,13 @@ def _entry(text: str, kind: Kind, value: str, item_icon: QIcon | None = None) ->
     return item
 
 
-def counted(name: str, count: int) -> str:
-    return f"{name}  ({count:,})"
+def _row(item: QStandardItem, count: int | None = None) -> list[QStandardItem]:
+    """An entry and its count, in a column of its own so a long name elides, never the count."""
+    count_item = QStandardItem("" if count is None else f"{count:,}")
+    count_item.setEditable(False)
+    count_item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    count_item.setSelectable(item.isSelectable())
+    return [item, count_item]
 
 
 class SidebarView(QTreeView):
@@ -119,7 +124,7 @@ class SidebarView(QTreeView):
         self.setDragDropMode(QAbstractItemView.DragDropMode.DropOnly)
 
     def _drop_target(self, position: QPoint) -> QModelIndex | None:
-        index = self.indexAt(position)
+        index = self.indexAt(position).siblingAtColumn(0)
         if index.isValid() and index.data(KindRole) in (Kind.SHORTLIST.value, Kind.TAG.value):
             return index if index.data(ValueRole) else None
         return None
@@ -165,6 +170,12 @@ class Sidebar(SidebarView):
         self.customContextMenuRequested.connect(self._show_menu)
         self.model_ = QStandardItemModel(self)
         self.setModel(self.model_)
+        # Names take the width and elide; counts keep theirs.
+        self.model_.setColumnCount(2)
+        header = self.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self._scope = Scope()
         self._refreshing = False
         self.selectionModel().currentChanged.connect(self._on_current_changed)
@@ -176,14 +187,15 @@ class Sidebar(SidebarView):
         first_time = self.model_.rowCount() == 0
         self._refreshing = True
         try:
-            self.model_.clear()
+            # removeRows, not clear(): clear() also drops the columns and their sizing.
+            self.model_.removeRows(0, self.model_.rowCount())
             root = self.model_.invisibleRootItem()
-            root.appendRow(_entry(counted("All papers", data.total), Kind.ALL, "", icon("library")))
-            root.appendRow(self._status_section(data.status_counts))
-            root.appendRow(self._shortlist_section(data.shortlists))
-            root.appendRow(self._tag_section(data.tags))
-            root.appendRow(self._saved_section(data.saved_searches))
-            root.appendRow(self._import_section(data.imports))
+            root.appendRow(_row(_entry("All papers", Kind.ALL, "", icon("library")), data.total))
+            root.appendRow(_row(self._status_section(data.status_counts)))
+            root.appendRow(_row(self._shortlist_section(data.shortlists)))
+            root.appendRow(_row(self._tag_section(data.tags)))
+            root.appendRow(_row(self._saved_section(data.saved_searches)))
+            root.appendRow(_row(self._import_section(data.imports)))
             if first_time:
                 for kind in (Kind.STATUS, Kind.SHORTLIST, Kind.TAG, Kind.SAVED):
                     expanded.add((Kind.SECTION.value, kind.value))
@@ -212,42 +224,36 @@ class Sidebar(SidebarView):
         section = self._section(Kind.STATUS)
         for status, label in STATUS_LABELS.items():
             count = counts.get(status.value, 0)
-            item = _entry(counted(label, count), Kind.STATUS, status.value)
-            item.setIcon(icon(f"status-{status.value}"))
-            section.appendRow(item)
+            item = _entry(label, Kind.STATUS, status.value, icon(f"status-{status.value}"))
+            section.appendRow(_row(item, count))
         return section
 
     def _shortlist_section(self, shortlists: Sequence[ShortlistInfo]) -> QStandardItem:
         section = self._section(Kind.SHORTLIST)
         for info in sorted(shortlists, key=lambda s: s.name.casefold()):
-            item = _entry(counted(info.name, info.count), Kind.SHORTLIST, info.name)
-            item.setIcon(icon("shortlist"))
-            item.setToolTip(f"Shortlist {info.name}: drop papers here to add them")
-            section.appendRow(item)
+            item = _entry(info.name, Kind.SHORTLIST, info.name, icon("shortlist"))
+            item.setToolTip(f"Shortlist {info.name} ({info.count:,}): drop papers here to add them")
+            section.appendRow(_row(item, info.count))
         return section
 
     def _tag_section(self, tags: Sequence[TagInfo]) -> QStandardItem:
         section = self._section(Kind.TAG)
-        nodes: dict[str, QStandardItem] = {}
+        nodes: dict[str, list[QStandardItem]] = {}
         keys = coloured_tag_keys(tags)
         for info in sorted(tags, key=lambda t: t.name.casefold()):
             parent = section
             parts = info.name.split("/")
-            for depth in range(1, len(parts)):
+            for depth in range(1, len(parts) + 1):
                 # `a/b` lives under `a`, even when no paper carries plain `a`.
                 prefix = "/".join(parts[:depth])
                 node = nodes.get(prefix.casefold())
                 if node is None:
-                    node = _entry(parts[depth - 1], Kind.TAG, prefix, icon("tag"))
+                    node = _row(_entry(parts[depth - 1], Kind.TAG, prefix, icon("tag")))
                     nodes[prefix.casefold()] = node
                     parent.appendRow(node)
-                parent = node
-            item = nodes.get(info.name.casefold())
-            if item is None:
-                item = _entry("", Kind.TAG, info.name)
-                nodes[info.name.casefold()] = item
-                parent.appendRow(item)
-            item.setText(counted(parts[-1], info.count))
+                parent = node[0]
+            item, count_item = nodes[info.name.casefold()]
+            count_item.setText(f"{info.count:,}")
             item.setIcon(colour_dot(info.colour) if info.colour else icon("tag"))
             key = keys.get(info.name)
             hint = f"; key {key} toggles it on the selected papers" if key else ""
@@ -259,20 +265,20 @@ class Sidebar(SidebarView):
         for search in sorted(searches, key=lambda s: s.name.casefold()):
             item = _entry(search.name, Kind.SAVED, search.name, icon("saved-search"))
             item.setToolTip(search.query)
-            section.appendRow(item)
+            section.appendRow(_row(item))
         return section
 
     def _import_section(self, batches: Sequence[ImportBatch]) -> QStandardItem:
         section = self._section(Kind.IMPORT)
         for batch in sorted(batches, key=lambda b: b.imported_at, reverse=True):
             label = batch.label or batch.file_name
-            item = _entry(counted(label, batch.added), Kind.IMPORT, str(batch.id), icon("batch"))
+            item = _entry(label, Kind.IMPORT, str(batch.id), icon("batch"))
             item.setToolTip(
                 f"{batch.file_name} ({batch.format}), {batch.imported_at:%Y-%m-%d %H:%M}: "
                 f"{batch.added} added, {batch.merged} merged, {batch.unchanged} already "
                 f"present, {batch.skipped} skipped"
             )
-            section.appendRow(item)
+            section.appendRow(_row(item, batch.added))
         return section
 
     # --- selection -------------------------------------------------------------------
@@ -302,6 +308,7 @@ class Sidebar(SidebarView):
             self._scope = Scope(kind, new + value[len(old) :])
 
     def _on_current_changed(self, current: QModelIndex) -> None:
+        current = current.siblingAtColumn(0)
         if self._refreshing or not current.isValid():
             return
         kind = Kind(current.data(KindRole))
@@ -335,7 +342,7 @@ class Sidebar(SidebarView):
 
     # --- commands --------------------------------------------------------------------
     def _show_menu(self, position: QPoint) -> None:
-        index = self.indexAt(position)
+        index = self.indexAt(position).siblingAtColumn(0)
         if not index.isValid():
             # The Menu key asks at no particular point: use the current entry.
             index = self.currentIndex()

@@ -25,8 +25,14 @@ def data(**overrides) -> SidebarData:
     return SidebarData(**values)
 
 
+def label(index) -> str:
+    """An entry as the user reads it: the name, and its count when it has one."""
+    count = index.siblingAtColumn(1).data()
+    return f"{index.data()}  ({count})" if count else index.data()
+
+
 def texts(sidebar: Sidebar) -> list[str]:
-    return [index.data() for index in sidebar._all_indexes()]
+    return [label(index) for index in sidebar._all_indexes()]
 
 
 def test_sidebar_model_passes_the_model_tester(qtbot, qtmodeltester, request):
@@ -52,8 +58,8 @@ def test_shows_every_section_with_counts_and_a_tag_tree(qtbot):
     assert "Graphs" in shown and "ICML 2025  (19)" in shown
     # ml/rnn and ml/vision hang under an "ml" node nobody tagged with plain "ml".
     ml = sidebar.index_of(Scope(Kind.TAG, "ml"))
-    children = [ml.model().index(r, 0, ml).data() for r in range(ml.model().rowCount(ml))]
-    assert ml.data() == "ml" and children == ["rnn  (2)", "vision  (3)"]
+    children = [label(ml.model().index(r, 0, ml)) for r in range(ml.model().rowCount(ml))]
+    assert label(ml) == "ml" and children == ["rnn  (2)", "vision  (3)"]
     assert (
         not sidebar.model_.itemFromIndex(sidebar.index_of(Scope(Kind.TAG, "ml/rnn")))
         .icon()
@@ -86,7 +92,7 @@ def test_a_refresh_keeps_the_entry_and_falls_back_when_it_is_gone(qtbot):
     renamed = ShortlistInfo(1, "Must read", 3, datetime(2025, 7, 1))
     sidebar.populate(data(shortlists=[renamed]))
     assert sidebar.scope() == Scope(Kind.SHORTLIST, "Must read")
-    assert sidebar.currentIndex().data() == "Must read  (3)"
+    assert label(sidebar.currentIndex().siblingAtColumn(0)) == "Must read  (3)"
     sidebar.populate(data(shortlists=[]))
     assert sidebar.scope() == Scope()
 
