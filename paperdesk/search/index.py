@@ -214,6 +214,8 @@ class FullTextIndex:
 def _suggest(searcher: Searcher, parsed: object, text: str) -> str | None:
     try:
         corrected = searcher.correct_query(parsed, text)
-    except (QueryError, ValueError, AttributeError):
+    except (QueryError, ValueError, AttributeError, TypeError):
+        # whoosh's corrector also walks numeric terms (year:1999) and fails on them;
+        # a suggestion is a nicety, never a reason for the search to fail.
         return None
     return corrected.string if corrected.query != parsed else None

@@ -110,6 +110,11 @@ def test_updates_and_deletes_take_effect(index: FullTextIndex) -> None:
     assert index.why_stale(9) == "the index is older than the library"
 
 
+def test_numeric_queries_without_hits_do_not_break_the_suggestion(index: FullTextIndex) -> None:
+    assert index.search("year:1999").ids == []
+    assert index.search("rating:>=5 forrests").ids == []
+
+
 def test_did_you_mean_when_nothing_matches(index: FullTextIndex) -> None:
     hits = index.search("forrests")
     assert hits.ids == [] and hits.suggestion == "forest"
