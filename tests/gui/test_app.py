@@ -25,3 +25,17 @@ def test_screenshot_fails_cleanly_on_a_malformed_query(qapp, seeded_library, tmp
     output = tmp_path / "window.png"
     assert run_gui(seeded_library, output, (800, 600), '"unclosed', None) == 1
     assert not output.exists()
+
+
+def test_headless_platform_notes_are_dropped_and_other_qt_messages_logged(caplog):
+    from PySide6.QtCore import QMessageLogContext, QtMsgType
+
+    from paperdesk.gui.app import _log_qt_message
+
+    context = QMessageLogContext()
+    _log_qt_message(
+        QtMsgType.QtWarningMsg, context, "This plugin does not support propagateSizeHints()"
+    )
+    assert caplog.records == []
+    _log_qt_message(QtMsgType.QtCriticalMsg, context, "QPainter::begin: Paint device returned 0")
+    assert [(r.name, r.levelname) for r in caplog.records] == [("qt", "ERROR")]
