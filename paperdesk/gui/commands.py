@@ -14,12 +14,24 @@ from functools import partial
 from pathlib import Path
 
 from paperdesk.core.changes import Changes
+from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.models import Status
 from paperdesk.gui.dialogs import ImportReportDialog
+from paperdesk.gui.export_dialog import FORMAT_LABELS, ExportDialog
 from paperdesk.gui.paper_table_model import moved_order
 from paperdesk.gui.sidebar import Kind
 from paperdesk.gui.tasks import Job
-from paperdesk.services import editing, history, importing, notes, saved, shortlists, tagging
+from paperdesk.search.index import Cancelled
+from paperdesk.services import (
+    editing,
+    exporting,
+    history,
+    importing,
+    notes,
+    saved,
+    shortlists,
+    tagging,
+)
 from paperdesk.services.desk import Desk
 
 log = logging.getLogger(__name__)
@@ -217,6 +229,8 @@ class UserCommands:
                 )
             case "delete-tag":
                 self.perform(f"Deleting tag {name}", lambda desk: tagging.delete_tag(desk, name))
+            case "export-shortlist":
+                self.open_export_dialog(shortlist=name)
             case "delete-saved-search":
                 self.perform("Deleting a search", lambda desk: saved.delete_search(desk, name))
             case _:
@@ -239,8 +253,8 @@ class UserCommands:
         paths = [Path(p) for p in paths]
         if desk is None or not paths:
             return
-        if self._import_job is not None:
-            self.statusBar().showMessage("An import is already running.", 3000)
+        if self._long_job is not None:
+            self.statusBar().showMessage("Wait for the running import or export to end.", 3000)
             return
         self.detail.notes.flush()
         noun = "file" if len(paths) == 1 else "files"
@@ -252,7 +266,7 @@ class UserCommands:
                 desk, paths, progress=job.report_progress, cancelled=job.is_cancelled
             )
 
-        self._import_job = self.runner.write(
+        self._long_job = self.runner.write(
             "Importing",
             run,
             on_done=partial(self._on_import_done, show_report=report),
@@ -260,13 +274,14 @@ class UserCommands:
             on_progress=self.progress.update_progress,
         )
 
-    def cancel_import(self) -> None:
-        if self._import_job is not None:
-            self._import_job.cancel()
+    def cancel_long_job(self) -> None:
+        """The progress bar's Cancel: stop the running import or export."""
+        if self._long_job is not None:
+            self._long_job.cancel()
             self.progress.cancelling()
 
     def _on_import_done(self, report: importing.ImportReport, show_report: bool) -> None:
-        self._import_job = None
+        self._long_job = None
         self.progress.hide()
         self.apply_changes(report.changes)
         if show_report or report.failed:
@@ -277,9 +292,115 @@ class UserCommands:
         self.import_finished.emit(report)
 
     def _on_import_failed(self, error: BaseException) -> None:
-        self._import_job = None
+        self._long_job = None
         self.progress.hide()
         self.errors.report("Importing", error)
+
+    # --- exporting -------------------------------------------------------------------
+    def open_export_dialog(self, shortlist: str | None = None) -> None:
+        if self.desk is None:
+            return
+        dialog = ExportDialog(self._export_choices(shortlist), self)
+        self.export_dialog = dialog
+        dialog.preview_wanted.connect(self._preview_export)
+        dialog.accepted.connect(
+            lambda: self.ask_export_path(
+                dialog.chosen_scope(), dialog.chosen_format(), dialog.chosen_options()
+            )
+        )
+        dialog.open()
+
+    def _export_choices(self, shortlist: str | None) -> list[tuple[str, exporting.Scope]]:
+        """What the user may mean, most specific first: a shortlist, the selection, the list."""
+        desk = self.desk
+        assert desk is not None
+        choices = []
+        scope = self.sidebar.scope()
+        name = shortlist or (scope.value if scope.kind == Kind.SHORTLIST else None)
+        if name:
+            choices.append((f"Shortlist “{name}”, in its order", exporting.Scope(shortlist=name)))
+        if selected := self.table.selected_ids():
+            noun = "paper" if len(selected) == 1 else "papers"
+            choices.append(
+                (f"The {len(selected):,} selected {noun}", exporting.Scope(ids=tuple(selected)))
+            )
+        if self.search_bar.text() or scope.kind != Kind.ALL:
+            shown = self.model.ids()
+            choices.append((f"The {len(shown):,} papers listed", exporting.Scope(ids=tuple(shown))))
+        total = desk.library.count()
+        choices.append((f"The whole library ({total:,} papers)", exporting.Scope()))
+        return choices
+
+    def _preview_export(
+        self, scope: exporting.Scope, format: str, options: exporting.Options
+    ) -> None:
+        desk, dialog = self.desk, self.export_dialog
+        if desk is None or dialog is None:
+            return
+
+        def failed(error: BaseException) -> None:
+            if isinstance(error, PaperdeskError):
+                dialog.show_preview(f"Cannot export this: {error}")
+            else:
+                self.errors.report("Previewing the export", error)
+
+        self.runner.read(
+            "Export preview",
+            lambda job: exporting.preview(desk, scope, format, options),
+            on_done=dialog.show_preview,
+            on_error=failed,
+            key="export-preview",
+        )
+
+    def ask_export_path(
+        self, scope: exporting.Scope, format: str, options: exporting.Options
+    ) -> None:
+        stem = scope.shortlist or ("library" if scope.is_whole_library else "papers")
+        suggested = f"{stem}{exporting.EXTENSIONS[format]}"
+        if path := self.ask.save_path("Export papers", suggested, FORMAT_LABELS[format]):
+            self.start_export(scope, path, format, options)
+
+    def start_export(
+        self,
+        scope: exporting.Scope,
+        path: Path,
+        format: str,
+        options: exporting.Options | None = None,
+    ) -> None:
+        options = options or exporting.Options()
+        desk = self.desk
+        if desk is None:
+            return
+        if self._long_job is not None:
+            self.statusBar().showMessage("Wait for the running import or export to end.", 3000)
+            return
+        self.detail.notes.flush()
+        self.progress.start(f"Exporting {scope.describe()}…", cancellable=True)
+        self._long_job = self.runner.write(
+            "Exporting",
+            lambda job: exporting.export(
+                desk, scope, Path(path), format, options, cancelled=job.is_cancelled
+            ),
+            on_done=self._on_export_done,
+            on_error=self._on_export_failed,
+        )
+
+    def _on_export_done(self, result: exporting.ExportResult) -> None:
+        self._long_job = None
+        self.progress.hide()
+        self.apply_changes(result.changes)
+        noun = "paper" if result.count == 1 else "papers"
+        self.statusBar().showMessage(f"Exported {result.count:,} {noun} to {result.path}", 8000)
+        self.export_finished.emit(result)
+
+    def _on_export_failed(self, error: BaseException) -> None:
+        self._long_job = None
+        self.progress.hide()
+        if isinstance(error, Cancelled):
+            self.statusBar().showMessage("Export cancelled; no file was written.", 6000)
+        else:
+            self.errors.report("Exporting", error)
+        self.export_finished.emit(None)
 
     def dragEnterEvent(self, event) -> None:
         if dropped_files(event.mimeData()):

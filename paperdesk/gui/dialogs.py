@@ -57,6 +57,12 @@ class Asker:
         chosen = QColorDialog.getColor(QColor(initial or "#3d6fd6"), self._parent, title)
         return chosen.name() if chosen.isValid() else None
 
+    def save_path(self, title: str, suggested: str, file_filter: str) -> Path | None:
+        name, _ = QFileDialog.getSaveFileName(
+            self._parent, title, suggested, f"{file_filter};;All files (*)"
+        )
+        return Path(name) if name else None
+
     def import_paths(self) -> list[Path]:
         patterns = " ".join(f"*{extension}" for extension in sorted(EXTENSIONS))
         names, _ = QFileDialog.getOpenFileNames(

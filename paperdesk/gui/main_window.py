@@ -33,6 +33,7 @@ from paperdesk.gui.dialogs import (
     ImportReportDialog,
     ShortcutsDialog,
 )
+from paperdesk.gui.export_dialog import ExportDialog
 from paperdesk.gui.job_progress import JobProgress
 from paperdesk.gui.listing import Listing, list_papers
 from paperdesk.gui.paper_table import PaperTable
@@ -82,6 +83,7 @@ class MainWindow(UserCommands, QMainWindow):
     search_applied = Signal()
     changes_applied = Signal(object)
     import_finished = Signal(object)
+    export_finished = Signal(object)
     # The library could not be opened, or the search could not run: the message says why.
     failed = Signal(str)
 
@@ -101,9 +103,10 @@ class MainWindow(UserCommands, QMainWindow):
         self.errors = ErrorReporter(self)
         self.ask = Asker(self)
         self.demo_offer: DemoOfferDialog | None = None
+        self.export_dialog: ExportDialog | None = None
         self.import_report: ImportReportDialog | None = None
         self.pending_select: int | None = None
-        self._import_job: Job | None = None
+        self._long_job: Job | None = None
         self._sort: tuple[str, bool] = ("relevance", False)
         self._tag_colours: dict[str, str | None] = {}
         self._tag_names: list[str] = []
@@ -176,6 +179,9 @@ class MainWindow(UserCommands, QMainWindow):
     def _build_actions(self) -> None:
         std = QKeySequence.StandardKey
         self.import_action = self._action("&Import…", self.choose_import, "Ctrl+I", "import")
+        self.export_action = self._action(
+            "&Export…", self.open_export_dialog, "Ctrl+Shift+E", "export"
+        )
         self.demo_action = self._action("Load &Demo Papers", self.load_demo)
         self.quit_action = self._action("&Quit", self.close, QKeySequence(std.Quit))
         self.undo_action = self._action("&Undo", self.undo, QKeySequence(std.Undo), "undo")
@@ -242,7 +248,7 @@ class MainWindow(UserCommands, QMainWindow):
     def _build_menus(self) -> None:
         bar = self.menuBar()
         file_menu = bar.addMenu("&File")
-        file_menu.addActions([self.import_action, self.demo_action])
+        file_menu.addActions([self.import_action, self.export_action, self.demo_action])
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         edit_menu = bar.addMenu("&Edit")
@@ -289,7 +295,7 @@ class MainWindow(UserCommands, QMainWindow):
         self.detail.tag_added.connect(lambda name: self.add_tags([name]))
         self.detail.tag_removed.connect(lambda name: self.remove_tags([name]))
         self.detail.notes.save_requested.connect(self.save_note)
-        self.progress.cancel_requested.connect(self.cancel_import)
+        self.progress.cancel_requested.connect(self.cancel_long_job)
 
     # --- opening ---------------------------------------------------------------------
     def _open_library(self) -> None:
@@ -612,8 +618,8 @@ class MainWindow(UserCommands, QMainWindow):
             self._closed = True
             self.detail.notes.flush()
             self.save_state()
-            if self._import_job is not None:
-                self._import_job.cancel()
+            if self._long_job is not None:
+                self._long_job.cancel()
             # Finishes every queued write (the note just flushed) before returning.
             self.runner.shutdown()
             if self.desk is not None:

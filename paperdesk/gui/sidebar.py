@@ -364,6 +364,7 @@ class Sidebar(SidebarView):
             add("New shortlist…", "new-shortlist", "")
             if kind == Kind.SHORTLIST:
                 add("Add selected papers", "add-to-shortlist")
+                add("Export…", "export-shortlist")
                 add("Rename shortlist…", "rename-shortlist")
                 add("Delete shortlist", "delete-shortlist")
         elif section == Kind.TAG.value:

@@ -519,11 +519,15 @@ def test_window_layout_is_remembered(qtbot, seeded_library, tmp_path):
 
 
 # --- helpers --------------------------------------------------------------------------
+def entries(bibtex: str) -> int:
+    return sum(line.startswith("@") for line in bibtex.splitlines())
+
+
 class ScriptedAsker:
     """Answers the window's questions from a script instead of opening dialogs."""
 
-    def __init__(self, text=None, choice=None, colour=None):
-        self._text, self._choice, self._colour = text, choice, colour
+    def __init__(self, text=None, choice=None, colour=None, path=None):
+        self._text, self._choice, self._colour, self._path = text, choice, colour, path
 
     def text(self, *args, **kwargs):
         return self._text
@@ -536,6 +540,9 @@ class ScriptedAsker:
 
     def import_paths(self):
         return []
+
+    def save_path(self, *args, **kwargs):
+        return self._path
 
 
 def drop_papers_on(view, point: QPoint, ids: list[int]) -> None:
@@ -564,3 +571,44 @@ def _send_drop(target, point: QPointF, mime: QMimeData) -> None:
     drop = QDropEvent(point, actions, mime, buttons, modifiers)
     QApplication.sendEvent(target, drop)
     assert drop.isAccepted()
+
+
+def test_export_dialog_previews_and_the_export_writes_the_shortlist(qtbot, window, tmp_path):
+    ids = window.model.ids()[:3]
+    with changes(qtbot, window):
+        window.create_shortlist("Reading group", ids)
+    with searched(qtbot, window):
+        window.sidebar.select_scope(Scope(Kind.SHORTLIST, "Reading group"))
+    window.run_sidebar_command("export-shortlist", "Reading group")
+    dialog = window.export_dialog
+    assert dialog.isVisible()
+    assert dialog.scope_box.currentText().startswith("Shortlist “Reading group”")
+    assert dialog.scope_box.itemText(dialog.scope_box.count() - 1).startswith("The whole library")
+    qtbot.waitUntil(lambda: "@" in dialog.preview.toPlainText(), timeout=WAIT_MS)
+    assert entries(dialog.preview.toPlainText()) == 3
+    dialog.select_format("csv")
+    qtbot.waitUntil(lambda: dialog.preview.toPlainText().startswith("key,"), timeout=WAIT_MS)
+    assert dialog.excel_bom.isVisibleTo(dialog) and not dialog.ascii_only.isVisibleTo(dialog)
+    dialog.select_format("json")
+    assert not dialog.scope_box.isEnabled() and dialog.chosen_scope().is_whole_library
+
+    dialog.select_format("bibtex")
+    target = tmp_path / "reading-group.bib"
+    window.ask = ScriptedAsker(path=target)
+    with qtbot.waitSignal(window.export_finished, timeout=WAIT_MS) as finished:
+        dialog.accept()
+    assert finished.args[0].count == 3
+    assert entries(target.read_text(encoding="utf-8")) == 3
+    # Keys made for the export are stored: the detail pane shows them now.
+    window.table.select_ids([ids[0]], ids[0])
+    assert window.desk.library.paper(ids[0]).citation_key in window.detail.single.meta.text()
+
+
+def test_a_cancelled_or_refused_export_leaves_no_file(qtbot, window, tmp_path):
+    from paperdesk.services.exporting import Scope as ExportScope
+
+    target = tmp_path / "some.bib"
+    with qtbot.waitSignal(window.export_finished, timeout=WAIT_MS) as finished:
+        window.start_export(ExportScope(ids=(1,)), target, "json")  # a backup needs everything
+    assert finished.args == [None] and not target.exists()
+    assert "whole library" in window.errors.shown[-1]
