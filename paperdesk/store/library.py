@@ -48,7 +48,7 @@ from paperdesk.core.models import (
     TagInfo,
 )
 from paperdesk.store.db import make_engine
-from paperdesk.store.journal import CHUNK, Journal, apply_states, steps_from_json
+from paperdesk.store.journal import CHUNK, Journal, Step, apply_states, steps_from_json
 from paperdesk.store.migrate import upgrade_to_head
 from paperdesk.store.schema import (
     AuthorRow,
@@ -837,7 +837,7 @@ class Library:
         return Changes(
             f"{verb} {entry.action}",
             ids_of(touched_before | touched_after),
-            papers_added_or_removed="papers" in tables,
+            papers_added_or_removed=_adds_or_removes_papers(steps),
             tags=bool(tables & {"tags", "paper_tags"}),
             shortlists=bool(tables & {"shortlists", "shortlist_entries"}),
             saved_searches="saved_searches" in tables,
@@ -1084,6 +1084,17 @@ def _replace_note(connection: Connection, survivor: int, others: list[int], body
         connection.execute(
             update(notes_t).where(notes_t.c.paper_id == survivor).values(body=body, updated=stamp)
         )
+
+
+def _adds_or_removes_papers(steps: Sequence[Step]) -> bool:
+    """Whether replaying the steps changes which papers exist (not just their fields)."""
+    for step in steps:
+        if step.table == "papers":
+            before = {row["id"] for row in step.before}
+            after = {row["id"] for row in step.after}
+            if before != after:
+                return True
+    return False
 
 
 def _papers_touched(connection: Connection, steps: Sequence[object]) -> set[int]:

@@ -194,3 +194,10 @@ def test_wildcard_characters_in_tag_names_are_literal(library: Library) -> None:
     library.add_tags([1], ["ml_x/rnn", "mlax/cnn"])
     library.rename_tag("ml_x", "deep")
     assert library.paper(1).tags == ("deep/rnn", "mlax/cnn")
+
+
+def test_undo_says_whether_papers_came_or_went(library: Library) -> None:
+    library.set_rating([1], 4)
+    assert library.undo().papers_added_or_removed is False
+    library.delete_papers([2])
+    assert library.undo().papers_added_or_removed is True
