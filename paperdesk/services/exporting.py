@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
@@ -123,9 +123,8 @@ def export(
         count = backup.write_backup(desk, path)
         return ExportResult(path, chosen, count, Changes())
     check_pattern(options.key_pattern)
-    ids = papers_in(desk, scope)
-    changes = _store_missing_keys(desk, ids, options.key_pattern)
-    papers = _checking_cancel(desk.library.papers(ids), cancelled)
+    loaded, changes = _with_stored_keys(desk, papers_in(desk, scope), options.key_pattern)
+    papers = _checking_cancel(loaded, cancelled)
     newline = "" if chosen == "csv" else None  # the csv module writes its own line ends
     with atomic_open(path, newline=newline) as stream:
         count = _write(chosen, papers, stream, options, heading=_heading(scope))
@@ -168,8 +167,8 @@ def _write(
     raise InvalidValueError(f"unknown export format {format!r}")
 
 
-def _store_missing_keys(desk: Desk, ids: Sequence[int], pattern: str) -> Changes:
-    """Give papers without a usable citation key one, unique in the library, and keep it.
+def _with_stored_keys(desk: Desk, ids: Sequence[int], pattern: str) -> tuple[list[Paper], Changes]:
+    """The papers, each with a usable citation key, unique in the library and kept.
 
     An imported key BibTeX would refuse (`Müller2020`) counts as missing: otherwise
     every export would invent a different replacement for it.
@@ -177,15 +176,14 @@ def _store_missing_keys(desk: Desk, ids: Sequence[int], pattern: str) -> Changes
     papers = desk.library.papers(ids)
     keyless = [p for p in papers if not (p.citation_key and is_valid_key(p.citation_key))]
     if not keyless:
-        return Changes()
+        return papers, Changes()
     taken = desk.library.citation_keys_in_use() - {p.citation_key for p in keyless}
-    keys = assign_keys(keyless, pattern, taken)
-    changes = desk.library.set_citation_keys(
-        {paper.id: key for paper, key in zip(keyless, keys, strict=True)}
-    )
+    new_keys = dict(zip((p.id for p in keyless), assign_keys(keyless, pattern, taken), strict=True))
+    changes = desk.library.set_citation_keys(new_keys)
     # Keys are not searchable: the index needs no new documents, only the new generation.
     desk.index.mark_current(desk.library.generation())
-    return changes
+    keyed = [replace(p, citation_key=new_keys[p.id]) if p.id in new_keys else p for p in papers]
+    return keyed, changes
 
 
 def _checking_cancel(papers: list[Paper], cancelled: Callable[[], bool] | None) -> Iterator[Paper]:
