@@ -225,7 +225,7 @@ def _plan(desk: Desk, records: Sequence[PaperRecord], its_own: set[int]) -> _Pla
     Exact keys first; a record they miss is compared with similar abstracts. Papers the
     file brought in the first place (`its_own`) take its newer version's abstract.
     """
-    matcher = Matcher.from_library_keys(desk.library.match_keys())
+    matcher = Matcher.from_library_keys(desk.library.match_keys(), desk.library.venues())
     similar = ImportNearDuplicates(desk.library.match_texts)
     plan = _Plan()
     # negative ids: new papers earlier in this same file, with their match keys
@@ -233,7 +233,10 @@ def _plan(desk: Desk, records: Sequence[PaperRecord], its_own: set[int]) -> _Pla
     matched: dict[int, list[PaperRecord]] = {}
     for record in records:
         keys = record_keys(record)
-        found = matcher.find(keys) or similar.find(record)
+        found = matcher.find(keys)
+        if found is None:
+            near = similar.find(record)
+            found = near if near is not None and matcher.compatible(near[0], keys) else None
         if found is None:
             temporary_id = -(len(pending) + 1)
             pending[temporary_id] = (record, keys)

@@ -377,6 +377,11 @@ class Library:
                 for r in connection.execute(query)
             ]
 
+    def venues(self) -> dict[int, str | None]:
+        """Each paper's stored venue, for telling same-titled papers of two venues apart."""
+        with self.engine.connect() as connection:
+            return dict(connection.execute(select(papers_t.c.id, papers_t.c.venue)).all())
+
     def match_keys(
         self,
     ) -> Iterator[tuple[int, str, str | None, str | None, str | None, str | None]]:

@@ -81,12 +81,6 @@ def test_import_reads_every_record_without_a_problem(corpus: CorpusImports) -> N
     assert report["added"] > 13_000
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="66 corpus records are merged into others of the same file (61 titles shared "
-    "by an ICLR and an ICML entry, 3 shared abstracts, 2 near-duplicates): 13,351 added "
-    "and the 66 appear in no count of the report; the issue asks for 13,417",
-)
 def test_import_adds_every_paper(corpus: CorpusImports) -> None:
     assert corpus.first["added"] == CORPUS_PAPERS
     assert library_papers(corpus.library) == CORPUS_PAPERS
@@ -107,11 +101,6 @@ def test_importing_again_adds_nothing(corpus: CorpusImports) -> None:
     assert library_papers(corpus.library) == corpus.first["added"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the second import updates 66 papers: records merged within the file on the "
-    "first import were dropped, not merged (services/importing._plan), so they merge now",
-)
 def test_importing_again_reports_every_paper_unchanged(corpus: CorpusImports) -> None:
     report = corpus.again
     assert (report["updated"], report["merged"]) == (0, 0)
