@@ -1,0 +1,136 @@
+"""Benchmark importing the corpus: 13,417 papers, and replicated to 100,000.
+
+For each size, a fresh library imports one JSON Lines file, in a process of its own
+(so that peak memory is that import's alone), and the benchmark prints:
+- time to stored: reading, matching and the database commit (the papers are safe);
+- time to searchable: the same plus the whoosh index (the import call returns);
+- peak memory: the process's ru_maxrss, and what it was before the import began.
+The machine may be shared: the load average before and after each run is printed too.
+
+The replicas come from bench_core.replicate_corpus: fresh titles and OpenReview ids and
+shuffled abstract words, so that neither the exact keys nor the fuzzy matcher take a
+replica for its original. Not a test. Usage:
+    python bench/bench_import.py [--sizes 13417 100000] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import os
+import pstats
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench_core import CORPUS, replicate_corpus
+
+from paperdesk.services import importing
+from paperdesk.services.desk import Desk
+
+CORPUS_PAPERS = 13_417
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def measure(library: Path, source: Path, profile: bool) -> dict[str, object]:
+    """Import `source` into a new library at `library`; the figures of that one import."""
+    desk = Desk.open(library)
+    before_mb = peak_mb()
+    start = time.perf_counter()
+    stored_at: list[float] = []
+
+    def progress(done: int, total: int, message: str) -> None:
+        # The first "Indexing" message comes right after the file's database commit.
+        if message.startswith("Indexing") and not stored_at:
+            stored_at.append(time.perf_counter() - start)
+
+    profiler = cProfile.Profile() if profile else None
+    if profiler:
+        profiler.enable()
+    report = importing.import_files(desk, [source], progress=progress)
+    searchable = time.perf_counter() - start
+    if profiler:
+        profiler.disable()
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(30)
+    papers = desk.library.count()
+    desk.close()
+    return {
+        "summary": report.summary(),
+        "papers": papers,
+        "stored_s": stored_at[0] if stored_at else searchable,
+        "searchable_s": searchable,
+        "peak_mb": peak_mb(),
+        "before_mb": before_mb,
+    }
+
+
+def run_child(*args: str) -> subprocess.CompletedProcess[str]:
+    child = subprocess.run(
+        [sys.executable, __file__, *args], capture_output=True, text=True, check=False
+    )
+    if child.returncode != 0:
+        raise SystemExit(f"{' '.join(args)} failed:\n{child.stderr}")
+    return child
+
+
+def run_size(size: int, scratch: Path, profile: bool) -> dict[str, object]:
+    # Both steps run in children: Linux keeps a parent's peak RSS at fork in the child's
+    # ru_maxrss, so the parent must never hold the replicated corpus.
+    source = CORPUS if size == CORPUS_PAPERS else scratch / f"corpus-{size}.jsonl"
+    if size != CORPUS_PAPERS:
+        run_child("--replicate", str(size), str(source))
+    load_before = os.getloadavg()
+    child = run_child(
+        "--child",
+        str(source),
+        str(scratch / f"library-{size}"),
+        *(["--profile"] if profile else []),
+    )
+    if profile:
+        print(child.stderr, file=sys.stderr)
+    figures = json.loads(child.stdout)
+    figures["load"] = (load_before, os.getloadavg())
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[CORPUS_PAPERS, 100_000])
+    parser.add_argument("--profile", action="store_true", help="print cProfile's top 30")
+    parser.add_argument("--child", nargs=2, metavar=("SOURCE", "LIBRARY"), help=argparse.SUPPRESS)
+    parser.add_argument("--replicate", nargs=2, metavar=("SIZE", "TARGET"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.replicate:
+        replicate_corpus(Path(args.replicate[1]), int(args.replicate[0]))
+        return 0
+    if args.child:
+        source, library = (Path(p) for p in args.child)
+        print(json.dumps(measure(library, source, args.profile)))
+        return 0
+    if not CORPUS.exists():
+        print("../shared/data/corpus.jsonl is absent: nothing to benchmark")
+        return 0
+    print(f"{os.cpu_count()} CPUs; load average before: {os.getloadavg()[0]:.2f}")
+    with tempfile.TemporaryDirectory() as scratch:
+        for size in args.sizes:
+            figures = run_size(size, Path(scratch), args.profile)
+            (load_before, load_after) = figures["load"]
+            print(f"\n{size:,} records: {figures['summary']}")
+            print(f"  papers in the library      {figures['papers']:>10,}")
+            print(f"  time to stored (commit)    {figures['stored_s']:>10.1f} s")
+            print(f"  time to searchable (index) {figures['searchable_s']:>10.1f} s")
+            print(f"  peak memory (ru_maxrss)    {figures['peak_mb']:>10.0f} MB")
+            print(f"    of which before import   {figures['before_mb']:>10.0f} MB")
+            print(f"  load average before/after  {load_before[0]:>6.2f} / {load_after[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
