@@ -6,7 +6,6 @@ import io
 import json
 import re
 from dataclasses import replace
-from datetime import datetime
 
 import bibtexparser
 import pytest
@@ -18,27 +17,7 @@ from pylatexenc.latex2text import LatexNodes2Text
 from paperdesk.core.models import Identifiers, Paper, Status
 from paperdesk.formats.bibtex_writer import bibtex_entry, write_bibtex
 from paperdesk.formats.seedlist import read_seedlist
-
-NOW = datetime(2025, 7, 1, 12, 30)
-
-
-def make_paper(**fields) -> Paper:
-    defaults = dict(
-        id=1,
-        title="Learning Sparse Graphs",
-        title_is_derived=False,
-        authors=("Yi Sun",),
-        venue="ICML",
-        year=2025,
-        abstract="",
-        ids=Identifiers(),
-        status=Status.NEW,
-        rating=0,
-        added=NOW,
-        updated=NOW,
-        fingerprint="0" * 40,
-    )
-    return Paper(**(defaults | fields))
+from tests.factories import make_paper
 
 
 def export(papers, ascii_only=False) -> str:

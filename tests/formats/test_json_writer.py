@@ -4,34 +4,14 @@ from __future__ import annotations
 
 import io
 import json
-from datetime import datetime
 from pathlib import Path
 
-from paperdesk.core.models import Identifiers, Paper, PaperRecord, Status
+from paperdesk.core.models import Identifiers, PaperRecord
 from paperdesk.formats.json_reader import read_json
 from paperdesk.formats.json_writer import write_json_records
+from tests.factories import make_paper
 
-NOW = datetime(2025, 7, 1, 12, 30)
 KEYS = ["venue", "year", "title", "authors", "abstract", "url", "openreview_id", "doi", "arxiv"]
-
-
-def make_paper(**fields) -> Paper:
-    defaults = dict(
-        id=1,
-        title="Learning Sparse Graphs",
-        title_is_derived=False,
-        authors=("Yi Sun",),
-        venue="ICML",
-        year=2025,
-        abstract="",
-        ids=Identifiers(),
-        status=Status.NEW,
-        rating=0,
-        added=NOW,
-        updated=NOW,
-        fingerprint="0" * 40,
-    )
-    return Paper(**(defaults | fields))
 
 
 def export(papers, lines: bool = False) -> str:

@@ -3,35 +3,14 @@
 from __future__ import annotations
 
 import io
-from datetime import datetime
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperdesk.core.models import Identifiers, Paper, Status
+from paperdesk.core.models import Identifiers
 from paperdesk.formats.markdown_writer import markdown_item, write_markdown
-
-NOW = datetime(2025, 7, 1, 12, 30)
-
-
-def make_paper(**fields) -> Paper:
-    defaults = dict(
-        id=1,
-        title="Learning Sparse Graphs",
-        title_is_derived=False,
-        authors=("Yi Sun",),
-        venue="ICML",
-        year=2025,
-        abstract="",
-        ids=Identifiers(),
-        status=Status.NEW,
-        rating=0,
-        added=NOW,
-        updated=NOW,
-        fingerprint="0" * 40,
-    )
-    return Paper(**(defaults | fields))
+from tests.factories import make_paper
 
 
 def export(papers, heading=None) -> str:

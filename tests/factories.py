@@ -1,0 +1,29 @@
+"""Test data builders shared by the format tests: one place to say what a plain paper is."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from paperdesk.core.models import Identifiers, Paper, Status
+
+NOW = datetime(2025, 7, 1, 12, 30)
+
+
+def make_paper(**fields: object) -> Paper:
+    """A stored paper with plain defaults; keyword arguments override any field."""
+    defaults: dict[str, object] = dict(
+        id=1,
+        title="Learning Sparse Graphs",
+        title_is_derived=False,
+        authors=("Yi Sun",),
+        venue="ICML",
+        year=2025,
+        abstract="",
+        ids=Identifiers(),
+        status=Status.NEW,
+        rating=0,
+        added=NOW,
+        updated=NOW,
+        fingerprint="0" * 40,
+    )
+    return Paper(**(defaults | fields))  # type: ignore[arg-type]
