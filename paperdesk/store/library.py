@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import (
     Connection,
     Engine,
+    Select,
     Table,
     and_,
     delete,
@@ -947,9 +948,7 @@ def _papers_with_tags(connection: Connection, tag_ids: Sequence[int]) -> list[in
 
 
 def _shortlist_id_or_none(connection: Connection, name: str) -> int | None:
-    return connection.scalar(
-        select(shortlists_t.c.id).where(shortlists_t.c.name == name.strip())
-    )
+    return connection.scalar(select(shortlists_t.c.id).where(shortlists_t.c.name == name.strip()))
 
 
 def _shortlist_id(connection: Connection, name: str) -> int:
@@ -1124,31 +1123,36 @@ def _papers_touched(connection: Connection, steps: Sequence[object]) -> set[int]
     return touched
 
 
+def _names_by_paper(connection: Connection, query: Select) -> dict[int, list[str]]:
+    """(paper_id, name) rows grouped by paper, in the query's order."""
+    grouped: dict[int, list[str]] = defaultdict(list)
+    for paper_id, name in connection.execute(query):
+        grouped[paper_id].append(name)
+    return grouped
+
+
 def _load_papers(connection: Connection, ids: list[int]) -> dict[int, Paper]:
     """Papers by id with everything attached: five queries per chunk, no per-row queries."""
-    authors: dict[int, list[str]] = defaultdict(list)
-    for row in connection.execute(
+    authors = _names_by_paper(
+        connection,
         select(authors_t.c.paper_id, authors_t.c.name)
         .where(authors_t.c.paper_id.in_(ids))
-        .order_by(authors_t.c.paper_id, authors_t.c.position)
-    ):
-        authors[row.paper_id].append(row.name)
-    tags: dict[int, list[str]] = defaultdict(list)
-    for row in connection.execute(
+        .order_by(authors_t.c.paper_id, authors_t.c.position),
+    )
+    tags = _names_by_paper(
+        connection,
         select(paper_tags_t.c.paper_id, tags_t.c.name)
         .join(tags_t, tags_t.c.id == paper_tags_t.c.tag_id)
         .where(paper_tags_t.c.paper_id.in_(ids))
-        .order_by(func.lower(tags_t.c.name))
-    ):
-        tags[row.paper_id].append(row.name)
-    shortlists: dict[int, list[str]] = defaultdict(list)
-    for row in connection.execute(
+        .order_by(func.lower(tags_t.c.name)),
+    )
+    shortlists = _names_by_paper(
+        connection,
         select(entries_t.c.paper_id, shortlists_t.c.name)
         .join(shortlists_t, shortlists_t.c.id == entries_t.c.shortlist_id)
         .where(entries_t.c.paper_id.in_(ids))
-        .order_by(func.lower(shortlists_t.c.name))
-    ):
-        shortlists[row.paper_id].append(row.name)
+        .order_by(func.lower(shortlists_t.c.name)),
+    )
     notes = dict(
         connection.execute(
             select(notes_t.c.paper_id, notes_t.c.body).where(notes_t.c.paper_id.in_(ids))
