@@ -34,13 +34,12 @@ import io
 import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import datetime
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paperdesk.core.models import Identifiers, Paper, PaperRecord, Status
+from paperdesk.core.models import Identifiers, Paper, PaperRecord
 from paperdesk.core.text import collapse_whitespace
 from paperdesk.formats.base import ReadResult
 from paperdesk.formats.bibtex_reader import read_bibtex
@@ -53,8 +52,8 @@ from paperdesk.formats.richtext import to_plain
 from paperdesk.formats.ris_reader import read_ris
 from paperdesk.formats.ris_writer import write_ris
 from paperdesk.formats.venues import find_venue
+from tests.factories import make_paper
 
-NOW = datetime(2025, 7, 1, 12, 30)
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # --- strategies ----------------------------------------------------------------------
@@ -151,7 +150,7 @@ def papers(
     abstracts: st.SearchStrategy[str] = _ANY_TEXT,
 ) -> st.SearchStrategy[list[Paper]]:
     paper = st.builds(
-        _paper,
+        make_paper,
         title=titles,
         authors=st.lists(authors, max_size=4).map(tuple),
         venue=venues,
@@ -160,19 +159,6 @@ def papers(
         ids=identifiers,
     )
     return st.lists(paper, min_size=1, max_size=3)
-
-
-def _paper(**fields) -> Paper:
-    return Paper(
-        id=1,
-        title_is_derived=False,
-        status=Status.NEW,
-        rating=0,
-        added=NOW,
-        updated=NOW,
-        fingerprint="0" * 40,
-        **fields,
-    )
 
 
 # --- helpers -------------------------------------------------------------------------
@@ -281,11 +267,8 @@ def test_csv_carries_the_table_columns(papers: list[Paper]) -> None:
     "remove this mark when it drops it",
 )
 def test_csv_neutralised_cells_read_back_as_written() -> None:
-    paper = _paper(
+    paper = make_paper(
         title="-1 is enough",
-        authors=("Yi Sun",),
-        venue=None,
-        year=2025,
         abstract="=SUM(A1:A3) is not run",
         ids=Identifiers(openreview="-BJk5xJ2BC"),
     )
