@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
@@ -25,3 +26,33 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip("../shared/data is not present")
     return SHARED_DATA
+
+
+class _ErrorCollector(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def fail_on_logged_errors(request):
+    """An error logged during a test fails it (qutebrowser's logfail, in small).
+
+    A swallowed exception that only reaches the log is still a bug; a test that provokes
+    an error on purpose says so with `@pytest.mark.logs_errors` and checks it with caplog.
+    """
+    collector = _ErrorCollector()
+    root = logging.getLogger()
+    root.addHandler(collector)
+    try:
+        yield
+    finally:
+        root.removeHandler(collector)
+    if collector.records and request.node.get_closest_marker("logs_errors") is None:
+        lines = "\n".join(
+            f"  {r.name} {r.levelname}: {r.getMessage()}" for r in collector.records[:5]
+        )
+        pytest.fail(f"errors were logged during the test:\n{lines}", pytrace=False)

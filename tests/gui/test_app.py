@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtGui import QImage
 
 from paperdesk.gui.app import run_gui
@@ -21,12 +22,17 @@ def test_screenshot_writes_a_png_of_the_requested_size(qapp, seeded_library, tmp
     assert len(colours) > 20
 
 
-def test_screenshot_fails_cleanly_on_a_malformed_query(qapp, seeded_library, tmp_path):
+@pytest.mark.logs_errors
+def test_screenshot_fails_cleanly_on_a_malformed_query(qapp, seeded_library, tmp_path, caplog):
     output = tmp_path / "window.png"
     assert run_gui(seeded_library, output, (800, 600), '"unclosed', None) == 1
     assert not output.exists()
+    assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == [
+        'no screenshot: a quotation mark (") is not closed'
+    ]
 
 
+@pytest.mark.logs_errors
 def test_headless_platform_notes_are_dropped_and_other_qt_messages_logged(caplog):
     from PySide6.QtCore import QMessageLogContext, QtMsgType
 

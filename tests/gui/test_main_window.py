@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 import warnings
 
+import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QApplication
@@ -443,6 +444,7 @@ def test_declining_the_demo_is_remembered(qtbot, tmp_path):
     assert again.table.placeholder.startswith("No papers yet")
 
 
+@pytest.mark.logs_errors
 def test_an_unexpected_error_is_shown_once_and_the_app_keeps_working(qtbot, window, monkeypatch):
     from paperdesk.services import editing
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
 from paperdesk.core.models import Status
@@ -122,6 +123,7 @@ def test_a_paper_deleted_meanwhile_shows_an_empty_row():
     assert cell(model, 1, Column.TITLE, PaperIdRole) == 2
 
 
+@pytest.mark.logs_errors
 def test_a_failing_store_leaves_rows_blank_instead_of_raising(caplog):
     def broken(ids):
         raise RuntimeError("database is locked")
