@@ -21,7 +21,14 @@ from paperdesk.services.desk import Desk
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "data" / "corpus.jsonl"
-QUERIES = ["test-time training", '"language models"', "graph neural", "tag:rnn", "year:2018", "bandit*"]
+QUERIES = [
+    "test-time training",
+    '"language models"',
+    "graph neural",
+    "tag:rnn",
+    "year:2018",
+    "bandit*",
+]
 
 
 def timed(label: str, action):  # type: ignore[no-untyped-def]
@@ -57,7 +64,9 @@ def replicate_corpus(target: Path, papers: int) -> Path:
 
 def bench_library(folder: Path, files: list[Path], label: str) -> None:
     with Desk.open(folder) as desk:
-        report = timed(f"import {label} (stored + indexed)", lambda: importing.import_files(desk, files))
+        report = timed(
+            f"import {label} (stored + indexed)", lambda: importing.import_files(desk, files)
+        )
         print(f"  {report.summary()}")
     desk = timed(f"reopen {label}", lambda: Desk.open(folder))
     with desk:
@@ -84,7 +93,9 @@ def main() -> None:
             return
         bench_library(base / "corpus", [CORPUS], f"corpus ({CORPUS.name})")
         if not args.skip_large:
-            big = timed("replicate corpus", lambda: replicate_corpus(base / "big.jsonl", args.papers))
+            big = timed(
+                "replicate corpus", lambda: replicate_corpus(base / "big.jsonl", args.papers)
+            )
             bench_library(base / "big", [big], f"{args.papers} papers")
 
 

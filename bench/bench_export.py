@@ -34,15 +34,19 @@ def main() -> None:
         with Desk.open(folder / "library") as desk:
             start = time.perf_counter()
             importing.import_files(desk, [source])
-            print(f"setup: imported {desk.library.count()} papers in "
-                  f"{time.perf_counter() - start:.1f} s")
+            print(
+                f"setup: imported {desk.library.count()} papers in "
+                f"{time.perf_counter() - start:.1f} s"
+            )
             for name, extension in exporting.EXTENSIONS.items():
                 target = folder / f"export{extension}"
                 start = time.perf_counter()
                 result = exporting.export(desk, exporting.Scope(), target, name)
                 elapsed = time.perf_counter() - start
                 size = target.stat().st_size / 1e6
-                print(f"export {name:<9} {result.count:>6} papers  {elapsed:6.2f} s  {size:6.1f} MB")
+                print(
+                    f"export {name:<9} {result.count:>6} papers  {elapsed:6.2f} s  {size:6.1f} MB"
+                )
 
 
 if __name__ == "__main__":

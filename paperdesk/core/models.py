@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 
-class Status(str, enum.Enum):
+class Status(enum.StrEnum):
     """Where a paper stands in the user's triage."""
 
     NEW = "new"
