@@ -7,7 +7,7 @@ A value that is not such an expression (`title = {A} author = {B}`, a missing co
 makes its entry a Problem instead of a silently wrong record.
 
 Display values (title, authors, venue) are converted from LaTeX to Unicode by
-formats.richtext; the evaluated fields stay in `raw_fields` with their LaTeX, for export.
+paperdesk.text; the evaluated fields stay in `raw_fields` with their LaTeX, for export.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from paperdesk.core.errors import FormatError
 from paperdesk.core.models import PaperRecord
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
 from paperdesk.formats.identifiers import identifiers_from
-from paperdesk.formats.richtext import to_plain
+from paperdesk.text import to_plain
 
 log = logging.getLogger(__name__)
 # The splitter logs every aborted block as a warning, with 0-based line numbers; each

@@ -48,8 +48,8 @@ from pylatexenc.latexencode import UnicodeToLatexEncoder
 from paperdesk.core.citekeys import DEFAULT_PATTERN, assign_keys
 from paperdesk.core.models import Paper
 from paperdesk.core.text import normalise_for_matching
-from paperdesk.formats.richtext import to_plain
 from paperdesk.formats.venues import find_venue
+from paperdesk.text import to_plain
 
 STATUS_FIELD = "x-paperdesk-status"
 RATING_FIELD = "x-paperdesk-rating"

@@ -7,7 +7,7 @@ document, so a syntax error anywhere in it makes the file unreadable.
 
 `status` in such lists is the venue's decision (Poster, Reject), not the user's triage
 status: it is kept in `raw_fields` only. Titles, venues and names are shown as
-formats.richtext makes them readable; `raw_fields` and the abstract keep the source.
+paperdesk.text makes them readable; `raw_fields` and the abstract keep the source.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from paperdesk.core.models import PaperRecord
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
 from paperdesk.formats.csv_reader import split_authors
 from paperdesk.formats.identifiers import identifiers_from
-from paperdesk.formats.richtext import to_plain
+from paperdesk.text import to_plain
 
 FORMAT = "json"
 

@@ -17,7 +17,7 @@ from rispy import RisParser
 from paperdesk.core.models import PaperRecord
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
 from paperdesk.formats.identifiers import identifiers_from
-from paperdesk.formats.richtext import to_plain
+from paperdesk.text import to_plain
 
 FORMAT = "ris"
 

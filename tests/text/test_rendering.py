@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -12,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paperdesk.core.text import collapse_whitespace
-from paperdesk.formats.richtext import protect_markup, to_html, to_plain
-
-HIT = '<span class="hit" style="background-color:#ffe066;color:#000">'
+from paperdesk.search.highlight import hit_pattern
+from paperdesk.text import protect_markup, to_html, to_plain
+from tests.text.html_checks import assert_safe_html
 
 PLAIN_CASES = [
     # seeds
@@ -236,16 +235,7 @@ def test_corpus_markup_never_reaches_plain_text(shared_data: Path) -> None:
 def test_corpus_html_is_always_safe(shared_data: Path) -> None:
     for text in _corpus_texts(shared_data):
         if any(c in text for c in "<&$\\*_`"):
-            _assert_safe_html(to_html(text, ["learning", "train*"]))
-
-
-_OUR_TAGS = re.compile(r"</?(?:b|i|code|sub|sup)>|" + re.escape(HIT) + "|</span>")
-
-
-def _assert_safe_html(fragment: str) -> None:
-    without_our_tags = _OUR_TAGS.sub("", fragment)
-    assert "<" not in without_our_tags, fragment
-    assert not re.search(r"&(?!amp;|lt;|gt;)", without_our_tags), fragment
+            assert_safe_html(to_html(text, hit_pattern(["learning", "train*"])))
 
 
 # Pieces of markup, glued together in any order, reach the corners a corpus never shows.
@@ -264,10 +254,10 @@ _MARKUP_PIECES = st.sampled_from(
 )
 def test_rendering_never_fails_and_html_stays_safe(source: str, terms: list[str]) -> None:
     plain = to_plain(source)
-    fragment = to_html(source, terms)
+    fragment = to_html(source, hit_pattern(terms))
     assert isinstance(plain, str)
     assert "<script" not in fragment.lower()
-    _assert_safe_html(fragment)
+    assert_safe_html(fragment)
 
 
 @pytest.mark.parametrize(
@@ -307,64 +297,6 @@ def test_protect_markup_escapes_text_that_would_read_differently(
 @given(st.lists(_MARKUP_PIECES, max_size=30).map("".join) | st.text(max_size=80))
 def test_protected_text_always_reads_back_as_itself(text: str) -> None:
     assert to_plain(protect_markup(text)) == collapse_whitespace(text)
-
-
-class _HitCollector(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.depth = 0
-        self.hits: list[str] = []
-        self.text: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "span":
-            self.depth += 1
-            self.hits.append("")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "span":
-            self.depth -= 1
-
-    def handle_data(self, data: str) -> None:
-        self.text.append(data)
-        if self.depth:
-            self.hits[-1] += data
-
-
-def _hits(fragment: str) -> tuple[list[str], str]:
-    parser = _HitCollector()
-    parser.feed(fragment)
-    parser.close()
-    return parser.hits, "".join(parser.text)
-
-
-def test_highlight_marks_words_starting_with_the_terms_stem() -> None:
-    hits, _ = _hits(
-        to_html(
-            "Training, trained and train; restrain. Policies and policy.", ["training", "policy"]
-        )
-    )
-    assert hits == ["Training", "trained", "train", "Policies", "policy"]
-
-
-def test_highlight_wildcard_and_short_terms() -> None:
-    hits, _ = _hits(to_html("A transformer trains a model in a day", ["tra*", "a"]))
-    assert hits == ["A", "transformer", "trains", "a", "a"]
-
-
-def test_highlight_never_lands_inside_markup_or_entities() -> None:
-    fragment = to_html(
-        "Bold <b>amp</b> &amp; lt <em>span</em> class", ["amp", "lt", "span", "class", "b", "em"]
-    )
-    _assert_safe_html(fragment)
-    hits, text = _hits(fragment)
-    assert hits == ["amp", "lt", "span", "class"]
-    assert text == "Bold amp & lt span class"
-
-
-def test_highlight_spans_styled_parts_of_one_word() -> None:
-    hits, _ = _hits(to_html("con**T**extualized equivariance", ["contextualized"]))
-    assert "".join(hits) == "conTextualized"
 
 
 def test_broken_input_still_reads() -> None:
