@@ -24,9 +24,9 @@ from bibtexparser.middlewares.names import (
 from bibtexparser.model import DuplicateBlockKeyBlock, DuplicateFieldKeyBlock, Entry
 
 from paperdesk.core.errors import FormatError
+from paperdesk.core.identifiers import identifiers_from
 from paperdesk.core.models import PaperRecord
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
-from paperdesk.formats.identifiers import identifiers_from
 from paperdesk.text import to_plain
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,7 @@
 What goes where:
 - entry type: the paper's own if it is a BibTeX or biblatex type (a BibTeX import),
   else its venue's (`@inproceedings` for conferences, `@article` for journals, see
-  formats.venues), else `@misc`; the venue goes to `booktitle`, `journal` or
+  core.venues), else `@misc`; the venue goes to `booktitle`, `journal` or
   `howpublished` to match.
 - key: the paper's stored key when it is valid, else one made by core.citekeys,
   unique within the file.
@@ -48,7 +48,7 @@ from pylatexenc.latexencode import UnicodeToLatexEncoder
 from paperdesk.core.citekeys import DEFAULT_PATTERN, assign_keys
 from paperdesk.core.models import Paper
 from paperdesk.core.text import normalise_for_matching
-from paperdesk.formats.venues import find_venue
+from paperdesk.core.venues import find_venue
 from paperdesk.text import to_plain
 
 STATUS_FIELD = "x-paperdesk-status"

@@ -18,10 +18,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from paperdesk.core.errors import FormatError
+from paperdesk.core.identifiers import identifiers_from
 from paperdesk.core.models import PaperRecord
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
 from paperdesk.formats.csv_reader import split_authors
-from paperdesk.formats.identifiers import identifiers_from
 from paperdesk.text import to_plain
 
 FORMAT = "json"

@@ -29,10 +29,10 @@ from rispy import RisWriter
 from rispy.config import TYPE_OF_REFERENCE_MAPPING
 
 from paperdesk.core.models import Paper, PaperRecord
-from paperdesk.formats.venues import find_venue
+from paperdesk.core.venues import find_venue
 from paperdesk.text import protect_markup
 
-# BibTeX entry types (formats.venues speaks these) and Zotero item types (a Zotero CSV's
+# BibTeX entry types (core.venues speaks these) and Zotero item types (a Zotero CSV's
 # "Item Type") as RIS reference types.
 _RIS_TYPES = {
     "article": "JOUR",

@@ -41,6 +41,7 @@ from hypothesis import strategies as st
 
 from paperdesk.core.models import Identifiers, Paper, PaperRecord
 from paperdesk.core.text import collapse_whitespace
+from paperdesk.core.venues import find_venue
 from paperdesk.formats.base import ReadResult
 from paperdesk.formats.bibtex_reader import read_bibtex
 from paperdesk.formats.bibtex_writer import write_bibtex
@@ -50,7 +51,6 @@ from paperdesk.formats.json_reader import read_json
 from paperdesk.formats.json_writer import write_json_records
 from paperdesk.formats.ris_reader import read_ris
 from paperdesk.formats.ris_writer import write_ris
-from paperdesk.formats.venues import find_venue
 from paperdesk.text import to_plain
 from tests.factories import make_paper
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from paperdesk.core.models import Identifiers
-from paperdesk.formats.identifiers import (
+from paperdesk.core.identifiers import (
     find_urls,
     identifiers_from,
     normalise_arxiv,
@@ -13,6 +12,7 @@ from paperdesk.formats.identifiers import (
     normalise_openreview,
     normalise_url,
 )
+from paperdesk.core.models import Identifiers
 
 
 @pytest.mark.parametrize(
