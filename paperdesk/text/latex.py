@@ -7,7 +7,6 @@ one walker turns the tree into events. Results are cached: the same `$\\epsilon$
 
 from __future__ import annotations
 
-import logging
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -15,13 +14,13 @@ from functools import lru_cache
 
 from paperdesk.text.events import CODE, ITALIC, OFF, ON, SUB, SUP, Event, events_text
 from paperdesk.text.latex_tree import (
-    LATEX_TO_TEXT,
     TEXT_CONTEXT,
     Chars,
     Group,
     Macro,
     Math,
     Node,
+    macro_text,
     parse_latex,
     parse_simple,
 )
@@ -41,8 +40,6 @@ from paperdesk.text.macros import (
     STYLE_MACROS,
 )
 from paperdesk.text.scripts import INLINE_SCRIPTS, unicode_script
-
-logger = logging.getLogger(__name__)
 
 _PLAIN_MATH = re.compile(r"[^\\{}^_~&%']*")
 _TEXT_SPECIALS = re.compile(r"--|`|''|~")  # typography only pylatexenc's parser reads
@@ -74,10 +71,8 @@ def text_fragment_events(source: str) -> tuple[Event, ...]:
 @lru_cache(maxsize=1 << 14)
 def _latex_events(source: str, math: bool) -> tuple[Event, ...]:
     """A LaTeX fragment as events, through pylatexenc's parser."""
-    try:
-        nodes = parse_latex(source)
-    except Exception:  # pylatexenc parses a big language; no fragment may break a view
-        logger.debug("pylatexenc could not read %r", source, exc_info=True)
+    nodes = parse_latex(source)
+    if nodes is None:  # the source without its markup characters is still readable
         return (re.sub(r"[\\{}$]", "", source),)
     return tuple(_node_list_events(nodes, math))
 
@@ -242,11 +237,8 @@ def _symbol_events(node: Macro, rest: Sequence[Node], math: bool) -> tuple[list[
     if node.parsed is None:  # `parse_simple` only lets plain replacement strings through
         text = str(text_spec.simplify_repl)
     else:
-        try:
-            text = LATEX_TO_TEXT.node_to_text(node.parsed)
-        except Exception:  # pylatexenc's own specs disagree on a few argument counts
-            logger.debug("pylatexenc could not convert \\%s", name, exc_info=True)
-            text = name
+        converted = macro_text(node.parsed)
+        text = name if converted is None else converted
     text = unicodedata.normalize("NFC", text)
     # The blank after `\log` in `\log n` stays readable; the one in `\c c` only parted
     # the accent from its argument.

@@ -8,6 +8,7 @@ turns into ours. `paperdesk.text.latex` walks the tree.
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -15,6 +16,8 @@ from functools import lru_cache
 from pylatexenc import latex2text, latexwalker
 
 from paperdesk.text.macros import DECLARATIONS, DELIMITER_SIZES, MATH_ENVIRONMENTS, OWN_ARGUMENTS
+
+logger = logging.getLogger(__name__)
 
 WALKER_CONTEXT = latexwalker.get_default_latex_context_db()
 TEXT_CONTEXT = latex2text.get_default_latex_context_db()
@@ -49,12 +52,35 @@ class Macro:
 Node = Chars | Group | Math | Macro
 
 
-def parse_latex(source: str) -> list[Node]:
-    """Any LaTeX fragment, through pylatexenc's parser."""
+def parse_latex(source: str) -> list[Node] | None:
+    """Any LaTeX fragment, through pylatexenc's parser; None where pylatexenc fails."""
     # A bare `%` in an abstract is a percent sign, never a LaTeX comment.
     source = _UNESCAPED_PERCENT.sub(r"\\%", source)
     walker = latexwalker.LatexWalker(source, latex_context=WALKER_CONTEXT, tolerant_parsing=True)
-    return [adapt(node) for node in walker.get_latex_nodes()[0]]
+    try:
+        nodes = walker.get_latex_nodes()[0]
+    # Tolerant parsing recovers from what the LaTeX gets wrong, but pylatexenc's own
+    # readers can still fail: its `\verb` reader runs off the end of a text ending in
+    # `\verb` (IndexError), and LatexWalkerError is its documented parse failure.
+    except (latexwalker.LatexWalkerError, IndexError):
+        logger.debug("pylatexenc could not read %r", source, exc_info=True)
+        return None
+    return [adapt(node) for node in nodes]
+
+
+def macro_text(node: latexwalker.LatexMacroNode) -> str | None:
+    """pylatexenc's text for a macro it parsed, or None where it has none to give.
+
+    Its text table and its parser disagree on some macros' arguments: `$\\colorbox{x}$`
+    fills a `%(3)s` field the parser left out (KeyError), `\\input` and `\\exercise` read
+    arguments that are not there (IndexError, TypeError), `\\title` its absent argument
+    list (AttributeError).
+    """
+    try:
+        return str(LATEX_TO_TEXT.node_to_text(node))
+    except (AttributeError, IndexError, KeyError, TypeError):
+        logger.debug("pylatexenc has no text for \\%s", node.macroname, exc_info=True)
+        return None
 
 
 def adapt(node: latexwalker.LatexNode) -> Node:

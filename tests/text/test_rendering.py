@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import paperdesk.text.html
+import paperdesk.text.plain
 from paperdesk.core.text import collapse_whitespace
 from paperdesk.search.highlight import hit_pattern
 from paperdesk.text import protect_markup, to_html, to_plain
@@ -244,7 +249,24 @@ _MARKUP_PIECES = st.sampled_from(
     + ["<em>", "</em>", "<b>", "<script>", "&amp;", "&#x3c;", "$$", "**", "---", "``"]
     + [r"\textit{", r"\emph{", r"\frac", r"\sqrt[", r"\left(", r"\href{", r"\url{", "{\\em "]
     + [r"\mkbibquote{", r"\c ", r"\H", r"\relax "]
+    # macros pylatexenc fails on (paperdesk.text.latex_tree says how)
+    + [r"\verb", r"\exercise", r"\input{", r"\colorbox{", r"\title"]
 )
+
+
+@contextmanager
+def _no_error_logged() -> Iterator[None]:
+    """Fail the example (so hypothesis shrinks it) when rendering logs an error."""
+    errors: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.ERROR)
+    handler.emit = errors.append  # type: ignore[method-assign]
+    text_logger = logging.getLogger("paperdesk.text")
+    text_logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        text_logger.removeHandler(handler)
+    assert not errors, errors[0].getMessage()
 
 
 @settings(max_examples=400, deadline=None)
@@ -253,8 +275,9 @@ _MARKUP_PIECES = st.sampled_from(
     st.lists(st.text(max_size=6), max_size=3),
 )
 def test_rendering_never_fails_and_html_stays_safe(source: str, terms: list[str]) -> None:
-    plain = to_plain(source)
-    fragment = to_html(source, hit_pattern(terms))
+    with _no_error_logged():
+        plain = to_plain(source)
+        fragment = to_html(source, hit_pattern(terms))
     assert isinstance(plain, str)
     assert "<script" not in fragment.lower()
     assert_safe_html(fragment)
@@ -296,7 +319,8 @@ def test_protect_markup_escapes_text_that_would_read_differently(
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_MARKUP_PIECES, max_size=30).map("".join) | st.text(max_size=80))
 def test_protected_text_always_reads_back_as_itself(text: str) -> None:
-    assert to_plain(protect_markup(text)) == collapse_whitespace(text)
+    with _no_error_logged():
+        assert to_plain(protect_markup(text)) == collapse_whitespace(text)
 
 
 def test_broken_input_still_reads() -> None:
@@ -309,3 +333,38 @@ def test_broken_input_still_reads() -> None:
     assert to_html(r"\textit{never closed") == "<i>never closed</i>"
     assert to_plain("") == ""
     assert to_html("") == ""
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # pylatexenc's \verb reader runs off the end of the text
+        (r"a trailing \verb", "a trailing verb"),
+        # pylatexenc's text table expects an argument its parser did not give
+        (r"\exercise x", "exercise x"),
+        # an \input shows nothing: no file is ever read
+        (r"\input{/etc/passwd} b", "b"),
+    ],
+)
+def test_what_pylatexenc_cannot_read_still_reads(source: str, expected: str) -> None:
+    assert to_plain(source) == expected
+    assert to_html(source) == expected
+
+
+@pytest.mark.logs_errors
+def test_a_renderer_bug_is_logged_as_an_error_and_the_reader_gets_the_source(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """So a test that meets a crash fails (tests fail on logged errors), and a user does not."""
+
+    def broken(text: str, html_mode: bool) -> list[tuple[str, frozenset[str]]]:
+        raise RuntimeError("a bug in the renderer")
+
+    monkeypatch.setattr(paperdesk.text.plain, "styled_runs", broken)
+    monkeypatch.setattr(paperdesk.text.html, "styled_runs", broken)
+
+    assert to_plain("a  *b*\n c") == "a *b* c"
+    assert to_html("x < *y*") == "x &lt; *y*"
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 2
+    assert all(r.exc_info and r.exc_info[0] is RuntimeError for r in errors)
