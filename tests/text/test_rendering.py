@@ -87,7 +87,7 @@ PLAIN_CASES = [
         "Weight Reparameterization (**WeightRep**) as a way",
         "Weight Reparameterization (WeightRep) as a way",
     ),
-    # the brief's examples
+    # everyday markup: math, dashes, accents, HTML, entities
     (r"$\alpha$-divergence", "α-divergence"),
     (r"a $K^2$ grid", "a K² grid"),
     ("text---with dashes", "text—with dashes"),
