@@ -181,7 +181,9 @@ def _tokens(text: str, dialect: _Dialect) -> list[_Token]:
     tokens: list[_Token] = []
     position = 0
     while position < len(text):
-        piece = pattern.match(text, position).group(0)
+        match = pattern.match(text, position)
+        assert match is not None  # either pattern matches any character
+        piece = match.group(0)
         position += len(piece)
         closer = _MATH_DELIMITERS.get(piece) if dialect.math else None
         if closer and (dialect.latex or piece.startswith("$")):
