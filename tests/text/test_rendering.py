@@ -10,14 +10,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import paperdesk.text.html
 import paperdesk.text.plain
 from paperdesk.core.text import collapse_whitespace
 from paperdesk.search.highlight import hit_pattern
-from paperdesk.text import protect_markup, to_html, to_plain
+from paperdesk.text import protect_markup, render, to_html, to_plain
+from paperdesk.text.lexer import read_events
 from tests.text.html_checks import assert_safe_html
 
 PLAIN_CASES = [
@@ -368,3 +369,16 @@ def test_a_renderer_bug_is_logged_as_an_error_and_the_reader_gets_the_source(
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 2
     assert all(r.exc_info and r.exc_info[0] is RuntimeError for r in errors)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(list("-'\"ab \n.2é^|#%>") + ["--", "''", "---"])).map("".join)
+    | st.text(alphabet=st.characters(exclude_characters="$\\{}<&`~*_"), max_size=80)
+)
+def test_text_without_markup_skips_the_lexer_and_reads_the_same(text: str) -> None:
+    """Most abstracts take the fast path; it must show what the full reading would."""
+    assume(not render.has_markup(text))
+    for html_mode in (False, True):
+        full_reading = render._runs(read_events(text), html_mode)
+        assert render.styled_runs(text, html_mode) == full_reading
