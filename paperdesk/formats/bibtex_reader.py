@@ -33,7 +33,7 @@ from paperdesk.core.errors import FormatError
 from paperdesk.core.identifiers import identifiers_from
 from paperdesk.core.models import PaperRecord
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
-from paperdesk.text import to_plain
+from paperdesk.text import decode_commands, to_plain
 
 log = logging.getLogger(__name__)
 # The splitter logs every aborted block as a warning, with 0-based line numbers; each
@@ -315,10 +315,11 @@ def _first(lineage: list[dict[str, str]], names: tuple[str, ...]) -> str | None:
 def _authors(field: str) -> tuple[str, ...]:
     """`Last, First and First Last and others` -> ("First Last", "First Last").
 
-    `and others` is BibTeX's "et al."; the list keeps only the people it names.
+    `and others` is BibTeX's "et al."; the list keeps only the people it names. Commands
+    are read first: the splitter takes `Jo\\~{a}o` for two words.
     """
     names = []
-    for name in split_multiple_persons_names(field):
+    for name in split_multiple_persons_names(decode_commands(field)):
         if name.strip().lower() == "others":
             continue
         parts = parse_single_name_into_parts(name, strict=False)
