@@ -26,7 +26,7 @@ from paperdesk.core.errors import FormatError
 from paperdesk.core.models import Paper
 from paperdesk.formats.base import ReadResult
 from paperdesk.formats.bibtex_reader import read_bibtex
-from paperdesk.formats.bibtex_writer import write_bibtex
+from paperdesk.formats.bibtex_writer import DEFAULT_FLAVOUR, write_bibtex
 from paperdesk.formats.csv_reader import looks_like_csv, read_csv
 from paperdesk.formats.csv_writer import write_csv
 from paperdesk.formats.encoding import decode
@@ -101,10 +101,13 @@ EXTENSIONS = {extension: r.name for r in READERS.values() for extension in r.ext
 class WriteOptions:
     """What a user may choose about an export; each writer reads the ones it lists."""
 
-    ascii_only: bool = False  # BibTeX: LaTeX escapes for classic 8-bit BibTeX
+    flavour: str = DEFAULT_FLAVOUR  # BibTeX: "bibtex" (ASCII) or "biblatex" (UTF-8)
     excel_bom: bool = False  # CSV: a byte-order mark so Excel reads UTF-8
     key_pattern: str = DEFAULT_PATTERN  # BibTeX, CSV: keys for papers without one
     heading: str | None = None  # Markdown: the reading list's name
+    # The library's tag colours, (tag, "#rrggbb"): the formats that carry them write
+    # each paper's tags' colours.
+    tag_colours: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -124,15 +127,19 @@ WRITERS: dict[str, WriterFormat] = {
             "bibtex",
             "BibTeX",
             (".bib",),
-            lambda papers, stream, o: write_bibtex(papers, stream, o.ascii_only, o.key_pattern),
-            options=("ascii_only", "key_pattern"),
+            lambda papers, stream, o: write_bibtex(
+                papers, stream, o.flavour, o.key_pattern, o.tag_colours
+            ),
+            options=("flavour", "key_pattern", "tag_colours"),
         ),
         WriterFormat(
             "csv",
             "CSV spreadsheet",
             (".csv",),
-            lambda papers, stream, o: write_csv(papers, stream, o.excel_bom, o.key_pattern),
-            options=("excel_bom", "key_pattern"),
+            lambda papers, stream, o: write_csv(
+                papers, stream, o.excel_bom, o.key_pattern, o.tag_colours
+            ),
+            options=("excel_bom", "key_pattern", "tag_colours"),
             newline="",
         ),
         WriterFormat(
@@ -142,12 +149,21 @@ WRITERS: dict[str, WriterFormat] = {
             lambda papers, stream, o: write_markdown(papers, stream, o.heading),
             options=("heading",),
         ),
-        WriterFormat("ris", "RIS", (".ris",), lambda papers, stream, _: write_ris(papers, stream)),
+        WriterFormat(
+            "ris",
+            "RIS",
+            (".ris",),
+            lambda papers, stream, o: write_ris(papers, stream, o.tag_colours),
+            options=("tag_colours",),
+        ),
         WriterFormat(
             "jsonl",
             "JSON Lines",
             (".jsonl",),
-            lambda papers, stream, _: write_json_records(papers, stream, lines=True),
+            lambda papers, stream, o: write_json_records(
+                papers, stream, lines=True, tag_colours=o.tag_colours
+            ),
+            options=("tag_colours",),
         ),
     )
 }

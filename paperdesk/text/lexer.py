@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import re
+import string
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -97,6 +98,8 @@ _UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _AMOUNT = re.compile(r"\d[\d,.]*")
 _LATEXISH = re.compile(r"[\\^_{}]")
 _CONTROL_WORD = re.compile(r"\\[a-zA-Z]+")
+# What follows the backslash of a command for a letter: a name (`\ss`) or an accent.
+_LETTER_COMMAND_STARTS = frozenset(string.ascii_letters + "\"'^`~=.")
 _PROSE = re.compile(r"[^\W\d_]{2,} [^\W\d_]{2,} [^\W\d_]{2,}")  # three words in a row
 
 
@@ -293,7 +296,8 @@ def _delims(run: str, source: str, start: int, end: int) -> list[Event]:
     """A `*`/`_` run as Markdown delimiters, with CommonMark's flanking rules.
 
     The neighbours are looked for past LaTeX braces, which BibTeX writers put around
-    words (`{Q}*-learning`) and which show as nothing.
+    words (`{Q}*-learning`) and which show as nothing; a command after them stands for
+    a letter (`*e.g.*{\\'e}`, as an ASCII export writes `*e.g.*é`).
     """
     before_at = start - 1
     while before_at >= 0 and source[before_at] in "{}":
@@ -303,6 +307,9 @@ def _delims(run: str, source: str, start: int, end: int) -> list[Event]:
         after_at += 1
     before = source[before_at] if before_at >= 0 else " "
     after = source[after_at] if after_at < len(source) else " "
+    if after == "\\" and source[after_at + 1 : after_at + 2] in _LETTER_COMMAND_STARTS:
+        after = "a"  # `{\'e}`, `{\ss}`: a command for a letter is a word character
+
     if len(run) > 3 or (run[0] == "*" and before.isdigit() and after.isdigit()):
         return [run]  # `2*3 = 6`, `2**10` are arithmetic
     left = not after.isspace() and (

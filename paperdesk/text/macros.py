@@ -77,7 +77,7 @@ OPEN_QUOTE, CLOSE_QUOTE = "\u201c", "\u201d"
 # Macros that only steer TeX (`{\relax Yu}` keeps BibTeX from abbreviating "Yu").
 INVISIBLE_MACROS = ("relax", "protect", "nobreak", "noindent", "ignorespaces", "xspace")
 
-FRACTIONS = frozenset({"frac", "dfrac", "tfrac", "cfrac", "nicefrac", "sfrac", "binom"})
+FRACTIONS = frozenset({"frac", "dfrac", "tfrac", "cfrac", "nicefrac", "sfrac", "textfrac", "binom"})
 CITATIONS = re.compile(r"(?:no)?cite[a-z]*|(?:paren|text|auto|foot)cite")
 COMBINING_ACCENTS = {
     "tilde": "\u0303",
