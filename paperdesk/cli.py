@@ -505,9 +505,11 @@ def cmd_export(desk: Desk, args: argparse.Namespace) -> int:
             ) from None
     scope = exporting.Scope(shortlist=args.shortlist, query=args.query, ids=ids)
     options = exporting.Options(
-        ascii_only=args.ascii, excel_bom=args.excel, key_pattern=args.key_pattern
+        flavour=args.flavour, excel_bom=args.excel, key_pattern=args.key_pattern
     )
-    result = exporting.export(desk, scope, Path(args.output), args.format, options)
+    result = exporting.export(
+        desk, scope, Path(args.output), args.format, options, force=args.force
+    )
     noun = "paper" if result.count == 1 else "papers"
     print(f"wrote {result.count} {noun} from {scope.describe()} to {result.path} ({result.format})")
     return 0
@@ -704,6 +706,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub.add_argument("-o", "--output", required=True, help="the file to write")
     sub.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing file; also write into the library folder, through a "
+        "symbolic link or into a device (-o /dev/stdout)",
+    )
+    sub.add_argument(
         "--format",
         choices=list(exporting.EXTENSIONS),
         default=None,
@@ -713,9 +721,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--query", "-q", default=None, help="the results of a search")
     sub.add_argument("--ids", default=None, help="papers by id, e.g. 1,2,7")
     sub.add_argument(
-        "--ascii",
-        action="store_true",
-        help="BibTeX: escape non-ASCII as LaTeX, for classic 8-bit BibTeX",
+        "--flavour",
+        choices=exporting.FLAVOURS,
+        default=exporting.DEFAULT_FLAVOUR,
+        help="BibTeX: bibtex (ASCII with LaTeX escapes, for bibtex and pdflatex; the "
+        "default) or biblatex (UTF-8, for biber)",
     )
     sub.add_argument("--excel", action="store_true", help="CSV: add a BOM so Excel reads UTF-8")
     sub.add_argument(

@@ -13,6 +13,8 @@ LIBRARY_ENV = "PAPERDESK_LIBRARY"
 DB_FILE = "library.sqlite3"
 INDEX_DIR = "index"
 BACKUP_DIR = "backups"
+# Notes of the temporary files exports are writing, so a killed export's are removed.
+UNFINISHED_DIR = "unfinished"
 
 
 def bundled_dir(name: str) -> Path:

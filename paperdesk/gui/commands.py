@@ -378,8 +378,9 @@ class UserCommands:
         self.progress.start(f"Exporting {scope.describe()}…", cancellable=True)
         self._long_job = self.runner.write(
             "Exporting",
+            # The file dialog asked the usual question before replacing a file.
             lambda job: exporting.export(
-                desk, scope, Path(path), format, options, cancelled=job.is_cancelled
+                desk, scope, Path(path), format, options, job.is_cancelled, overwrite=True
             ),
             on_done=self._on_export_done,
             on_error=self._on_export_failed,

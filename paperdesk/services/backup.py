@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
+from paperdesk.config import UNFINISHED_DIR
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import LibraryError
 from paperdesk.formats.atomic import atomic_open
@@ -31,7 +32,7 @@ def write_backup(desk: Desk, path: Path) -> int:
     any, is then left as it was.
     """
     state = snapshot.read_state(desk.library)
-    with atomic_open(path) as stream:
+    with atomic_open(path, unfinished=desk.folder / UNFINISHED_DIR) as stream:
         write_backup_document(stream, state, now())
     log.info("backed up %d papers to %s", len(state["papers"]), path)
     return len(state["papers"])

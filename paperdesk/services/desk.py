@@ -6,8 +6,9 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from paperdesk.config import BACKUP_DIR, DB_FILE, INDEX_DIR
+from paperdesk.config import BACKUP_DIR, DB_FILE, INDEX_DIR, UNFINISHED_DIR
 from paperdesk.core.errors import LibraryError
+from paperdesk.formats.atomic import remove_unfinished
 from paperdesk.search.index import FullTextIndex
 from paperdesk.services import indexing
 from paperdesk.store.library import Library
@@ -40,6 +41,7 @@ class Desk:
             ) from error
         if not folder.is_dir():
             raise LibraryError(f"{folder} is not a folder")
+        remove_unfinished(folder / UNFINISHED_DIR)  # what a killed export left behind
         db_path = folder / DB_FILE
         library = Library.open(f"sqlite:///{db_path}", db_path, folder / BACKUP_DIR)
         desk = cls(folder, library, FullTextIndex(folder / INDEX_DIR))

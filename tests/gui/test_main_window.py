@@ -589,8 +589,9 @@ def test_export_dialog_previews_and_the_export_writes_the_shortlist(qtbot, windo
     qtbot.waitUntil(lambda: "@" in dialog.preview.toPlainText(), timeout=WAIT_MS)
     assert entries(dialog.preview.toPlainText()) == 3
     dialog.select_format("csv")
-    qtbot.waitUntil(lambda: dialog.preview.toPlainText().startswith("key,"), timeout=WAIT_MS)
-    assert dialog.excel_bom.isVisibleTo(dialog) and not dialog.ascii_only.isVisibleTo(dialog)
+    preview_starts = dialog.preview.toPlainText().startswith
+    qtbot.waitUntil(lambda: preview_starts("citation_key,"), timeout=WAIT_MS)
+    assert dialog.excel_bom.isVisibleTo(dialog) and not dialog.flavour_box.isVisibleTo(dialog)
     dialog.select_format("json")
     assert not dialog.scope_box.isEnabled() and dialog.chosen_scope().is_whole_library
 
