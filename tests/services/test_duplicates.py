@@ -190,7 +190,11 @@ def test_merge_all_merges_only_sure_clusters_and_one_undo_restores_them(desk: De
     assert desk.library.papers.count() == count - 1
     assert len(duplicates.find_clusters(desk)) == 1  # the revised version stays a suggestion
     history.undo(desk)
-    assert desk.library.papers.existing_ids([ttt.id, scaling.id, *ids]) == {ttt.id, scaling.id, *ids}
+    assert desk.library.papers.existing_ids([ttt.id, scaling.id, *ids]) == {
+        ttt.id,
+        scaling.id,
+        *ids,
+    }
     assert duplicates.merge_all(desk, min_confidence=0.99).description.startswith("Merge 1")
     assert duplicates.merge_all(desk, min_confidence=0.99).description.startswith("No duplicates")
 

@@ -75,7 +75,9 @@ def test_title_edit_clears_the_derived_flag_and_is_searchable(desk: Desk) -> Non
 def test_notes_set_append_search_and_undo(desk: Desk) -> None:
     notes.set_note(desk, 12, "Compare with Mamba; read §3 first")
     notes.append_note(desk, 12, "Code is on GitHub")
-    assert desk.library.papers.get(12).note == "Compare with Mamba; read §3 first\n\nCode is on GitHub"
+    assert (
+        desk.library.papers.get(12).note == "Compare with Mamba; read §3 first\n\nCode is on GitHub"
+    )
     assert 12 in found(desk, "note:github")
     history.undo(desk)
     assert desk.library.papers.get(12).note == "Compare with Mamba; read §3 first"

@@ -78,7 +78,9 @@ def test_a_state_breaking_a_database_rule_is_refused_and_rolled_back(
     try:
         with pytest.raises(InvalidValueError, match="breaks a rule of the library"):
             target.backups.restore(state, "Restore")
-        assert target.papers.count() == 0 and target.tags.all() == [] and target.history.recent() == []
+        assert (
+            target.papers.count() == 0 and target.tags.all() == [] and target.history.recent() == []
+        )
     finally:
         target.close()
 
