@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from paperdesk.core.models import Status
 from paperdesk.gui.paper_table_model import encode_paper_ids
-from paperdesk.gui.sidebar import Kind, Scope
+from paperdesk.core.scope import Kind, Scope
 from paperdesk.services import searching
 from tests.gui.test_sidebar import label
 
@@ -40,12 +40,12 @@ def select_row(qtbot, window, row: int) -> int:
 
 def undo(qtbot, window) -> None:
     with changes(qtbot, window):
-        window.undo_action.trigger()
+        window.menus.undo_action.trigger()
 
 
 def redo(qtbot, window) -> None:
     with changes(qtbot, window):
-        window.redo_action.trigger()
+        window.menus.redo_action.trigger()
 
 
 def test_opens_with_every_paper_listed_and_the_first_one_shown(window):
@@ -96,7 +96,7 @@ def test_stars_reach_the_database_and_undo_redo_restore_them(qtbot, window):
         )
     assert window.desk.library.papers.get(paper_id).rating == 4
     assert window.model.data(window.model.index(2, 0)) == "★★★★"
-    assert window.undo_action.text().startswith("&Undo ")
+    assert window.menus.undo_action.text().startswith("&Undo ")
     undo(qtbot, window)
     assert window.desk.library.papers.get(paper_id).rating == 0
     assert stars.rating() == 0
@@ -115,7 +115,7 @@ def test_rating_keys_rate_every_selected_paper(qtbot, window):
     ids = window.table.selected_ids()
     assert len(ids) == 2
     with changes(qtbot, window):
-        window.rating_actions[5].trigger()
+        window.menus.rating_actions[5].trigger()
     assert [p.rating for p in window.desk.library.papers.get_many(ids)] == [5, 5]
 
 
@@ -164,7 +164,7 @@ def test_tag_field_and_chip_reach_the_database_and_undo_restores_them(qtbot, win
 def test_the_tag_completer_knows_existing_tags(qtbot, window):
     select_row(qtbot, window, 0)
     with changes(qtbot, window):
-        window.add_tags(["reading-group"])
+        window.commands.add_tags(["reading-group"])
     completer = window.detail.single.tags.completer()
     completer.setCompletionPrefix("read")
     assert completer.currentCompletion() == "reading-group"
@@ -173,11 +173,11 @@ def test_the_tag_completer_knows_existing_tags(qtbot, window):
 def test_number_keys_toggle_the_first_coloured_tags(qtbot, window):
     paper_id = select_row(qtbot, window, 0)
     with changes(qtbot, window):
-        window.add_tags(["keep"], ids=[window.model.id_at(5)])
-    window.ask = ScriptedAsker(colour="#cc3333")
+        window.commands.add_tags(["keep"], ids=[window.model.id_at(5)])
+    window.commands.ask = ScriptedAsker(colour="#cc3333")
     with changes(qtbot, window):
-        window.run_sidebar_command("colour-tag", "keep")
-    assert [a.shortcut().toString() for a in window.tag_toggle_actions] == ["1"]
+        window.commands.run_sidebar_command("colour-tag", "keep")
+    assert [a.shortcut().toString() for a in window.menus.tag_toggle_actions] == ["1"]
     window.table.setFocus()
     with changes(qtbot, window):
         qtbot.keyClick(window.table, Qt.Key.Key_1)
@@ -250,7 +250,7 @@ def test_shortlists_create_add_by_drop_reorder_rename_delete(qtbot, window):
     ids = window.model.ids()[:3]
     window.table.select_ids(ids, ids[0])
     with changes(qtbot, window):
-        window.create_shortlist("Reading group", window.table.selected_ids())
+        window.commands.create_shortlist("Reading group", window.table.selected_ids())
     assert searching.shortlist_ids(window.desk, "Reading group") == ids
     item = window.sidebar.index_of(Scope(Kind.SHORTLIST, "Reading group"))
     assert label(item) == "Reading group  (3)"
@@ -277,7 +277,7 @@ def test_shortlists_create_add_by_drop_reorder_rename_delete(qtbot, window):
         pass  # the undo re-lists the shortlist
     window.table.select_ids([fourth], fourth)
     with searched(qtbot, window):
-        window.move_up_action.trigger()
+        window.menus.move_up_action.trigger()
     assert window.model.ids() == [*ids[:2], fourth, ids[2]]
     undo(qtbot, window)
 
@@ -290,13 +290,13 @@ def test_shortlists_create_add_by_drop_reorder_rename_delete(qtbot, window):
     assert ids[0] not in searching.shortlist_ids(window.desk, "Reading group")
     assert window.desk.library.papers.count() == total
 
-    window.ask = ScriptedAsker(text="Must read")
+    window.commands.ask = ScriptedAsker(text="Must read")
     with changes(qtbot, window):
-        window.run_sidebar_command("rename-shortlist", "Reading group")
+        window.commands.run_sidebar_command("rename-shortlist", "Reading group")
     assert [s.name for s in window.desk.library.shortlists.all()] == ["Must read"]
     assert window.sidebar.scope() == Scope(Kind.SHORTLIST, "Must read")
     with changes(qtbot, window):
-        window.run_sidebar_command("delete-shortlist", "Must read")
+        window.commands.run_sidebar_command("delete-shortlist", "Must read")
     assert window.desk.library.shortlists.all() == []
     undo(qtbot, window)
     assert [s.name for s in window.desk.library.shortlists.all()] == ["Must read"]
@@ -305,29 +305,29 @@ def test_shortlists_create_add_by_drop_reorder_rename_delete(qtbot, window):
 def test_tags_rename_merge_delete_from_the_sidebar(qtbot, window):
     first, second = window.model.ids()[:2]
     with changes(qtbot, window):
-        window.add_tags(["rnn"], ids=[first])
+        window.commands.add_tags(["rnn"], ids=[first])
     with changes(qtbot, window):
-        window.add_tags(["recurrent"], ids=[second])
-    window.ask = ScriptedAsker(text="ml/rnn")
+        window.commands.add_tags(["recurrent"], ids=[second])
+    window.commands.ask = ScriptedAsker(text="ml/rnn")
     with changes(qtbot, window):
-        window.run_sidebar_command("rename-tag", "rnn")
-    window.ask = ScriptedAsker(choice="ml/rnn")
+        window.commands.run_sidebar_command("rename-tag", "rnn")
+    window.commands.ask = ScriptedAsker(choice="ml/rnn")
     with changes(qtbot, window):
-        window.run_sidebar_command("merge-tag", "recurrent")
+        window.commands.run_sidebar_command("merge-tag", "recurrent")
     assert [t.name for t in window.desk.library.tags.all()] == ["ml/rnn"]
     assert window.desk.library.papers.get(second).tags == ("ml/rnn",)
     with searched(qtbot, window):
         window.sidebar.select_scope(Scope(Kind.TAG, "ml"))
     assert sorted(window.model.ids()) == sorted([first, second])
     with changes(qtbot, window):
-        window.run_sidebar_command("delete-tag", "ml/rnn")
+        window.commands.run_sidebar_command("delete-tag", "ml/rnn")
     assert window.desk.library.tags.all() == []
 
 
 def test_status_entries_in_the_sidebar_filter_and_count(qtbot, window):
     paper_id = select_row(qtbot, window, 0)
     with changes(qtbot, window):
-        window.set_status(Status.TO_READ)
+        window.commands.set_status(Status.TO_READ)
     entry = window.sidebar.index_of(Scope(Kind.STATUS, "to-read"))
     assert label(entry) == "To read  (1)"
     with searched(qtbot, window):
@@ -349,9 +349,9 @@ def test_an_import_in_the_sidebar_shows_the_papers_of_that_file(qtbot, window):
 def test_saved_searches_appear_in_the_sidebar_and_run(qtbot, window):
     with searched(qtbot, window):
         window.search_bar.set_text("graph")
-    window.ask = ScriptedAsker(text="Graphs")
+    window.commands.ask = ScriptedAsker(text="Graphs")
     with changes(qtbot, window):
-        window.save_search_action.trigger()
+        window.menus.save_search_action.trigger()
     with searched(qtbot, window):
         window.search_bar.set_text("")
     entry = window.sidebar.index_of(Scope(Kind.SAVED, "Graphs"))
@@ -372,13 +372,13 @@ def test_dropping_files_on_the_window_imports_them_with_a_report(qtbot, window, 
     total = window.desk.library.papers.count()
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(bib))])
-    with qtbot.waitSignal(window.import_finished, timeout=WAIT_MS) as finished:
+    with qtbot.waitSignal(window.transfers.import_finished, timeout=WAIT_MS) as finished:
         drop_files_on(window, mime)
         assert window.progress.isVisible()
     assert finished.args[0].added == 1
     assert window.desk.library.papers.count() == total + 1
-    assert window.import_report is not None and window.import_report.isVisible()
-    assert "1 paper added" in window.import_report.headline()
+    assert window.transfers.import_report is not None and window.transfers.import_report.isVisible()
+    assert "1 paper added" in window.transfers.import_report.headline()
     qtbot.waitUntil(lambda: window.model.rowCount() == total + 1, timeout=WAIT_MS)
     assert not window.progress.isVisible()
 
@@ -400,22 +400,22 @@ def test_a_long_import_shows_progress_and_cancel_stops_it(qtbot, window, tmp_pat
     monkeypatch.setattr(importing, "import_files", slow_import)
     big = tmp_path / "big.bib"
     big.write_text("@misc{x, title={X}}", encoding="utf-8")
-    window.import_files([big])
+    window.transfers.import_files([big])
     qtbot.waitUntil(lambda: window.progress.bar.value() > 0, timeout=WAIT_MS)
     assert window.progress.isVisible() and "big.bib" in window.progress.label.text()
-    with qtbot.waitSignal(window.import_finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.transfers.import_finished, timeout=WAIT_MS):
         qtbot.mouseClick(window.progress.cancel_button, Qt.MouseButton.LeftButton)
     assert not window.progress.isVisible()
-    assert "cancelled" in window.import_report.details_html()
+    assert "cancelled" in window.transfers.import_report.details_html()
 
 
 def test_an_unreadable_file_is_reported_not_raised(qtbot, window, tmp_path):
     junk = tmp_path / "junk.bib"
     junk.write_bytes(b"")
-    with qtbot.waitSignal(window.import_finished, timeout=WAIT_MS):
-        window.import_files([junk])
-    assert window.import_report.report.failed
-    assert "junk.bib" in window.import_report.details_html()
+    with qtbot.waitSignal(window.transfers.import_finished, timeout=WAIT_MS):
+        window.transfers.import_files([junk])
+    assert window.transfers.import_report.report.failed
+    assert "junk.bib" in window.transfers.import_report.details_html()
 
 
 def test_first_run_offers_the_demo_and_loads_it(qtbot, tmp_path):
@@ -425,7 +425,7 @@ def test_first_run_offers_the_demo_and_loads_it(qtbot, tmp_path):
     assert window.desk.library.papers.count() == 0
     offer = window.demo_offer
     assert offer is not None and offer.isVisible()
-    with qtbot.waitSignal(window.import_finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.transfers.import_finished, timeout=WAIT_MS):
         offer.load_button.click()
     qtbot.waitUntil(lambda: window.model.rowCount() > 30, timeout=WAIT_MS)
     assert window.detail.paper() is not None
@@ -454,32 +454,32 @@ def test_an_unexpected_error_is_shown_once_and_the_app_keeps_working(qtbot, wind
     monkeypatch.setattr(editing, "set_rating", broken)
     paper_id = select_row(qtbot, window, 0)
     for _ in range(2):
-        window.set_rating(3)
+        window.commands.set_rating(3)
         qtbot.waitUntil(window.runner.is_idle, timeout=WAIT_MS)
     assert len([m for m in window.errors.shown if "disk on fire" in m]) == 1
     with changes(qtbot, window):
-        window.set_status(Status.READ)
+        window.commands.set_status(Status.READ)
     assert window.desk.library.papers.get(paper_id).status == Status.READ
 
 
 def test_a_user_error_gets_a_readable_message(qtbot, window):
     with changes(qtbot, window):
-        window.create_shortlist("A")
+        window.commands.create_shortlist("A")
     with changes(qtbot, window):
-        window.create_shortlist("B")
-    window.ask = ScriptedAsker(text="A")
-    window.run_sidebar_command("rename-shortlist", "B")
+        window.commands.create_shortlist("B")
+    window.commands.ask = ScriptedAsker(text="A")
+    window.commands.run_sidebar_command("rename-shortlist", "B")
     qtbot.waitUntil(lambda: bool(window.errors.shown), timeout=WAIT_MS)
     assert "Traceback" not in window.errors.shown[-1]
 
 
 def test_help_lists_the_keyboard_shortcuts(qtbot, window):
     with changes(qtbot, window):
-        window.add_tags(["keep"], ids=[window.model.id_at(0)])
-    window.ask = ScriptedAsker(colour="#cc3333")
+        window.commands.add_tags(["keep"], ids=[window.model.id_at(0)])
+    window.commands.ask = ScriptedAsker(colour="#cc3333")
     with changes(qtbot, window):
-        window.run_sidebar_command("colour-tag", "keep")
-    window.shortcuts_action.trigger()
+        window.commands.run_sidebar_command("colour-tag", "keep")
+    window.menus.shortcuts_action.trigger()
     rows = {(where, action): keys for where, action, keys in window.shortcuts_dialog.rows()}
     assert rows["Edit", "Find"] == "Ctrl+F"
     assert rows["Edit", "Undo"] == "Ctrl+Z"
@@ -578,11 +578,11 @@ def _send_drop(target, point: QPointF, mime: QMimeData) -> None:
 def test_export_dialog_previews_and_the_export_writes_the_shortlist(qtbot, window, tmp_path):
     ids = window.model.ids()[:3]
     with changes(qtbot, window):
-        window.create_shortlist("Reading group", ids)
+        window.commands.create_shortlist("Reading group", ids)
     with searched(qtbot, window):
         window.sidebar.select_scope(Scope(Kind.SHORTLIST, "Reading group"))
-    window.run_sidebar_command("export-shortlist", "Reading group")
-    dialog = window.export_dialog
+    window.commands.run_sidebar_command("export-shortlist", "Reading group")
+    dialog = window.transfers.export_dialog
     assert dialog.isVisible()
     assert dialog.scope_box.currentText().startswith("Shortlist “Reading group”")
     assert dialog.scope_box.itemText(dialog.scope_box.count() - 1).startswith("The whole library")
@@ -596,8 +596,8 @@ def test_export_dialog_previews_and_the_export_writes_the_shortlist(qtbot, windo
 
     dialog.select_format("bibtex")
     target = tmp_path / "reading-group.bib"
-    window.ask = ScriptedAsker(path=target)
-    with qtbot.waitSignal(window.export_finished, timeout=WAIT_MS) as finished:
+    window.transfers.ask = ScriptedAsker(path=target)
+    with qtbot.waitSignal(window.transfers.export_finished, timeout=WAIT_MS) as finished:
         dialog.accept()
     assert finished.args[0].count == 3
     assert entries(target.read_text(encoding="utf-8")) == 3
@@ -607,10 +607,8 @@ def test_export_dialog_previews_and_the_export_writes_the_shortlist(qtbot, windo
 
 
 def test_a_cancelled_or_refused_export_leaves_no_file(qtbot, window, tmp_path):
-    from paperdesk.services.exporting import Scope as ExportScope
-
     target = tmp_path / "some.bib"
-    with qtbot.waitSignal(window.export_finished, timeout=WAIT_MS) as finished:
-        window.start_export(ExportScope(ids=(1,)), target, "json")  # a backup needs everything
+    with qtbot.waitSignal(window.transfers.export_finished, timeout=WAIT_MS) as finished:
+        window.transfers.start_export(Scope.of_ids([1]), target, "json")  # a backup needs everything
     assert finished.args == [None] and not target.exists()
     assert "whole library" in window.errors.shown[-1]
