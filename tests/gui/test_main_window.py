@@ -15,8 +15,8 @@ from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QApplication
 
 from paperdesk.core.models import Status
-from paperdesk.gui.paper_table_model import encode_paper_ids
 from paperdesk.core.scope import Kind, Scope
+from paperdesk.gui.paper_table_model import encode_paper_ids
 from paperdesk.services import searching
 from tests.gui.test_sidebar import label
 
@@ -609,6 +609,7 @@ def test_export_dialog_previews_and_the_export_writes_the_shortlist(qtbot, windo
 def test_a_cancelled_or_refused_export_leaves_no_file(qtbot, window, tmp_path):
     target = tmp_path / "some.bib"
     with qtbot.waitSignal(window.transfers.export_finished, timeout=WAIT_MS) as finished:
-        window.transfers.start_export(Scope.of_ids([1]), target, "json")  # a backup needs everything
+        # A backup holds the whole library, never a selection.
+        window.transfers.start_export(Scope.of_ids([1]), target, "json")
     assert finished.args == [None] and not target.exists()
     assert "whole library" in window.errors.shown[-1]
