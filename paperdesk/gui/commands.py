@@ -2,8 +2,8 @@
 
 One user action is one method here, one service call on the writer thread (through
 `Operations.perform`) and one step in the Edit menu's undo. What an action acts on
-comes from the parts the window hands over when it builds `Commands`; what the library
-holds by name (tags, colours, shortlists) from the last overview the window read.
+comes from the window's `Panes`; what the library holds by name (tags, colours,
+shortlists) from the last overview the window read.
 """
 
 from __future__ import annotations
@@ -12,17 +12,11 @@ import logging
 from collections.abc import Sequence
 from functools import partial
 
-from PySide6.QtWidgets import QStatusBar
-
 from paperdesk.core.models import Overview, Status
 from paperdesk.core.scope import Kind
-from paperdesk.gui.detail_pane import DetailPane
-from paperdesk.gui.dialogs import Asker
 from paperdesk.gui.operations import Operations
-from paperdesk.gui.paper_table import PaperTable
+from paperdesk.gui.panes import Panes
 from paperdesk.gui.paper_table_model import moved_order
-from paperdesk.gui.search_bar import SearchBar
-from paperdesk.gui.sidebar import Sidebar
 from paperdesk.gui.transfers import Transfers
 from paperdesk.services import editing, history, notes, saved, shortlists, tagging
 
@@ -30,25 +24,10 @@ log = logging.getLogger(__name__)
 
 
 class Commands:
-    def __init__(
-        self,
-        operations: Operations,
-        transfers: Transfers,
-        status_bar: QStatusBar,
-        table: PaperTable,
-        sidebar: Sidebar,
-        search_bar: SearchBar,
-        detail: DetailPane,
-        ask: Asker,
-    ) -> None:
+    def __init__(self, operations: Operations, transfers: Transfers, panes: Panes) -> None:
         self.operations = operations
         self.transfers = transfers
-        self.status_bar = status_bar
-        self.table = table
-        self.sidebar = sidebar
-        self.search_bar = search_bar
-        self.detail = detail
-        self.ask = ask
+        self.panes = panes
         self.overview: Overview | None = None
         self.last_shortlist: str | None = None
 
@@ -63,19 +42,13 @@ class Commands:
         tags = self.overview.tags if self.overview else ()
         return next((t.colour for t in tags if t.name == name), None)
 
-    def _selection_or_warn(self) -> list[int]:
-        ids = self.table.selected_ids()
-        if not ids:
-            self.status_bar.showMessage("Select one or more papers first.", 3000)
-        return ids
-
     # --- papers ----------------------------------------------------------------------
     def set_rating(self, rating: int) -> None:
-        if ids := self._selection_or_warn():
+        if ids := self.panes.selection_or_warn():
             self.operations.perform("Rating", lambda desk: editing.set_rating(desk, ids, rating))
 
     def set_status(self, status: Status) -> None:
-        if ids := self._selection_or_warn():
+        if ids := self.panes.selection_or_warn():
             self.operations.perform("Status", lambda desk: editing.set_status(desk, ids, status))
 
     def set_title(self, paper_id: int, title: str) -> None:
@@ -84,28 +57,28 @@ class Commands:
         )
 
     def add_tags(self, names: Sequence[str], ids: Sequence[int] | None = None) -> None:
-        ids = list(ids) if ids is not None else self._selection_or_warn()
+        ids = list(ids) if ids is not None else self.panes.selection_or_warn()
         if ids and names:
             self.operations.perform(
                 "Adding tags", lambda desk: tagging.add_tags(desk, ids, list(names))
             )
 
     def remove_tags(self, names: Sequence[str]) -> None:
-        if ids := self._selection_or_warn():
+        if ids := self.panes.selection_or_warn():
             self.operations.perform(
                 "Removing tags", lambda desk: tagging.remove_tags(desk, ids, list(names))
             )
 
     def toggle_tag(self, name: str) -> None:
         """Keys 1-9: add the tag to every selected paper, or remove it if all have it."""
-        if ids := self._selection_or_warn():
+        if ids := self.panes.selection_or_warn():
             self.operations.perform(
                 f"Toggling tag {name}", lambda desk: tagging.toggle_tag(desk, ids, name)
             )
 
     def save_note(self, paper_id: int, text: str) -> None:
         def failed(error: BaseException) -> None:
-            self.detail.notes.save_failed(paper_id)
+            self.panes.detail.notes.save_failed(paper_id)
             self.operations.errors.report("Saving the note", error)
 
         self.operations.perform(
@@ -113,22 +86,22 @@ class Commands:
         )
 
     def delete_selected(self) -> None:
-        if ids := self._selection_or_warn():
+        if ids := self.panes.selection_or_warn():
             self.operations.perform(
                 "Deleting papers", lambda desk: editing.delete_papers(desk, ids)
             )
 
     def undo(self) -> None:
-        self.detail.notes.flush()
+        self.panes.detail.notes.flush()
         self.operations.perform("Undo", history.undo)
 
     def redo(self) -> None:
-        self.detail.notes.flush()
+        self.panes.detail.notes.flush()
         self.operations.perform("Redo", history.redo)
 
     def select_all(self) -> None:
-        self.table.setFocus()
-        self.table.selectAll()
+        self.panes.table.setFocus()
+        self.panes.table.selectAll()
 
     # --- shortlists ------------------------------------------------------------------
     def create_shortlist(self, name: str, ids: Sequence[int] = ()) -> None:
@@ -151,10 +124,10 @@ class Commands:
         self.operations.perform(f"Adding to {name}", lambda desk: shortlists.add(desk, name, ids))
 
     def remove_selected_from_shortlist(self) -> None:
-        scope = self.sidebar.scope()
+        scope = self.panes.sidebar.scope()
         if scope.kind != Kind.SHORTLIST:
             return
-        if ids := self._selection_or_warn():
+        if ids := self.panes.selection_or_warn():
             self.operations.perform(
                 f"Removing from {scope.value}",
                 lambda desk: shortlists.remove(desk, scope.value, ids),
@@ -162,12 +135,12 @@ class Commands:
 
     def move_selected_in_shortlist(self, step: int) -> None:
         """Alt+Up / Alt+Down: the keyboard's way to reorder a shortlist (besides dragging)."""
-        model = self.table.paper_model()
+        model = self.panes.table.paper_model()
         if not model.is_reorderable():
-            self.status_bar.showMessage("Open a shortlist to reorder it.", 3000)
+            self.panes.tell("Open a shortlist to reorder it.", 3000)
             return
         ids = model.ids()
-        selected = self.table.selected_ids()
+        selected = self.panes.table.selected_ids()
         if not selected:
             return
         rows = [model.row_of(paper_id) or 0 for paper_id in selected]
@@ -177,7 +150,7 @@ class Commands:
 
     def reorder_shortlist(self, ids: list[int]) -> None:
         """The shortlist shown, in this new order (rows dragged or moved by keys)."""
-        scope = self.sidebar.scope()
+        scope = self.panes.sidebar.scope()
         if scope.kind == Kind.SHORTLIST:
             self.operations.perform(
                 f"Reordering {scope.value}",
@@ -192,63 +165,64 @@ class Commands:
             self.add_tags([name], ids)
 
     def choose_shortlist_for_selection(self) -> None:
-        ids = self._selection_or_warn()
+        ids = self.panes.selection_or_warn()
         if not ids:
             return
         names = sorted(self.shortlist_names(), key=str.casefold)
         if self.last_shortlist in names:
             names.remove(self.last_shortlist)
             names.insert(0, self.last_shortlist)
-        name = self.ask.choice(
+        name = self.panes.ask.choice(
             "Add to shortlist", "Shortlist (type a new name to create one):", names, True
         )
         if name:
             self.add_to_shortlist(name, ids)
 
     def ask_new_shortlist(self) -> None:
-        if name := self.ask.text("New shortlist", "Name of the new shortlist:"):
+        if name := self.panes.ask.text("New shortlist", "Name of the new shortlist:"):
             self.create_shortlist(name)
 
     def ask_save_search(self) -> None:
-        query = self.search_bar.text()
+        query = self.panes.search_bar.text()
         if not query:
-            self.status_bar.showMessage("Type a search first, then save it.", 3000)
+            self.panes.tell("Type a search first, then save it.", 3000)
             return
-        if name := self.ask.text("Save search", "Name in the sidebar:", query):
+        if name := self.panes.ask.text("Save search", "Name in the sidebar:", query):
             self.operations.perform(
                 "Saving the search", lambda desk: saved.save_search(desk, name, query)
             )
 
     # --- the sidebar's right-click menus ---------------------------------------------
     def run_sidebar_command(self, command: str, name: str) -> None:
+        ask = self.panes.ask
         match command:
             case "new-shortlist":
                 self.ask_new_shortlist()
             case "add-to-shortlist":
-                self.add_to_shortlist(name, self._selection_or_warn())
+                self.add_to_shortlist(name, self.panes.selection_or_warn())
             case "rename-shortlist":
-                if new := self.ask.text("Rename shortlist", "New name:", name):
+                if new := ask.text("Rename shortlist", "New name:", name):
                     self.rename_shortlist(name, new)
             case "delete-shortlist":
                 self.delete_shortlist(name)
             case "export-shortlist":
                 self.transfers.open_export_dialog(shortlist=name)
             case "new-tag":
-                if new := self.ask.text("New tag", "Tag name (a/b makes b a sub-tag of a):"):
+                if new := ask.text("New tag", "Tag name (a/b makes b a sub-tag of a):"):
                     self.create_tag(new)
             case "add-tag":
                 self.add_tags([name])
             case "remove-tag":
                 self.remove_tags([name])
             case "rename-tag":
-                if new := self.ask.text("Rename tag", "New name:", name):
+                if new := ask.text("Rename tag", "New name:", name):
                     self.rename_tag(name, new)
             case "merge-tag":
                 others = [t for t in self.tag_names() if t.casefold() != name.casefold()]
-                if target := self.ask.choice("Merge tag", f"Merge {name} into:", others, True):
+                if target := ask.choice("Merge tag", f"Merge {name} into:", others, True):
                     self.merge_tag(name, target)
             case "colour-tag":
-                if colour := self.ask.colour(f"Colour of {name}", self.tag_colour(name)):
+                if colour := ask.colour(f"Colour of {name}", self.tag_colour(name)):
                     self.set_tag_colour(name, colour)
             case "uncolour-tag":
                 self.set_tag_colour(name, None)
@@ -263,7 +237,7 @@ class Commands:
         self.operations.perform(
             "Renaming a shortlist",
             lambda desk: shortlists.rename(desk, old, new),
-            before_apply=partial(self.sidebar.follow_rename, Kind.SHORTLIST, old, new),
+            before_apply=partial(self.panes.sidebar.follow_rename, Kind.SHORTLIST, old, new),
         )
 
     def delete_shortlist(self, name: str) -> None:
@@ -276,7 +250,7 @@ class Commands:
         self.operations.perform(
             "Renaming a tag",
             lambda desk: tagging.rename_tag(desk, old, new),
-            before_apply=partial(self.sidebar.follow_rename, Kind.TAG, old, new),
+            before_apply=partial(self.panes.sidebar.follow_rename, Kind.TAG, old, new),
         )
 
     def merge_tag(self, name: str, target: str) -> None:

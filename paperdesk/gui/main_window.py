@@ -37,6 +37,7 @@ from paperdesk.gui.dialogs import Asker, DemoOfferDialog, ErrorReporter, Shortcu
 from paperdesk.gui.job_progress import JobProgress
 from paperdesk.gui.menus import WindowMenus
 from paperdesk.gui.operations import Operations
+from paperdesk.gui.panes import Panes
 from paperdesk.gui.paper_table import PaperTable
 from paperdesk.gui.paper_table_model import PaperTableModel
 from paperdesk.gui.resources import app_icon, style_sheet
@@ -106,10 +107,18 @@ class MainWindow(QMainWindow):
         self.search_bar = SearchBar()
         self.detail = DetailPane()
         self.progress = JobProgress()
-        ask = Asker(self)
-        parts = (self.table, self.sidebar, self.search_bar, self.detail, ask)
-        self.transfers = Transfers(self.operations, self, self.statusBar(), self.progress, *parts)
-        self.commands = Commands(self.operations, self.transfers, self.statusBar(), *parts)
+        self.panes = Panes(
+            window=self,
+            status_bar=self.statusBar(),
+            progress=self.progress,
+            table=self.table,
+            sidebar=self.sidebar,
+            search_bar=self.search_bar,
+            detail=self.detail,
+            ask=Asker(self),
+        )
+        self.transfers = Transfers(self.operations, self.panes)
+        self.commands = Commands(self.operations, self.transfers, self.panes)
         # Only these panes use the style sheet: on the table, Qt's style-sheet style
         # doubles the cost of painting rows.
         for pane in (self.detail, self.search_bar):

@@ -2,7 +2,7 @@
 
 Each is one service call on the writer thread (through `Operations.run_long`); one of
 them runs at a time. What an export may be about (a shortlist, the selection, the papers
-listed, the whole library) comes from the parts the window hands over.
+listed, the whole library) comes from the window's `Panes`.
 """
 
 from __future__ import annotations
@@ -12,18 +12,13 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QMimeData, QObject, Signal
-from PySide6.QtWidgets import QStatusBar, QWidget
 
 from paperdesk.core.errors import Cancelled, PaperdeskError
 from paperdesk.core.scope import Kind, Scope
-from paperdesk.gui.detail_pane import DetailPane
-from paperdesk.gui.dialogs import Asker, ImportReportDialog
+from paperdesk.gui.dialogs import ImportReportDialog
 from paperdesk.gui.export_dialog import FORMAT_LABELS, ExportDialog
-from paperdesk.gui.job_progress import JobProgress
 from paperdesk.gui.operations import Operations
-from paperdesk.gui.paper_table import PaperTable
-from paperdesk.gui.search_bar import SearchBar
-from paperdesk.gui.sidebar import Sidebar
+from paperdesk.gui.panes import Panes
 from paperdesk.gui.tasks import Job
 from paperdesk.services import exporting, importing, reading
 from paperdesk.services.desk import Desk
@@ -36,56 +31,38 @@ class Transfers(QObject):
     import_finished = Signal(object)
     export_finished = Signal(object)
 
-    def __init__(
-        self,
-        operations: Operations,
-        window: QWidget,
-        status_bar: QStatusBar,
-        progress: JobProgress,
-        table: PaperTable,
-        sidebar: Sidebar,
-        search_bar: SearchBar,
-        detail: DetailPane,
-        ask: Asker,
-    ) -> None:
-        super().__init__(window)
+    def __init__(self, operations: Operations, panes: Panes) -> None:
+        super().__init__(panes.window)
         self.operations = operations
-        self.window = window
-        self.status_bar = status_bar
-        self.progress = progress
-        self.table = table
-        self.sidebar = sidebar
-        self.search_bar = search_bar
-        self.detail = detail
-        self.ask = ask
+        self.panes = panes
         self.import_report: ImportReportDialog | None = None
         self.export_dialog: ExportDialog | None = None
         self._long_job: Job | None = None
-        progress.cancel_requested.connect(self.cancel)
+        panes.progress.cancel_requested.connect(self.cancel)
 
     def _busy(self) -> bool:
         if self._long_job is not None:
-            self.status_bar.showMessage("Wait for the running import or export to end.", 3000)
+            self.panes.tell("Wait for the running import or export to end.", 3000)
         return self._long_job is not None
 
     def cancel(self) -> None:
         """The progress bar's Cancel: stop the running import or export."""
         if self._long_job is not None:
             self._long_job.cancel()
-            self.progress.cancelling()
+            self.panes.progress.cancelling()
 
     # --- importing -------------------------------------------------------------------
     def choose_import(self) -> None:
-        self.import_files(self.ask.import_paths())
+        self.import_files(self.panes.ask.import_paths())
 
     def import_files(self, paths: Sequence[Path], report: bool = True) -> None:
         desk = self.operations.desk
         paths = [Path(p) for p in paths]
         if desk is None or not paths or self._busy():
             return
-        self.detail.notes.flush()
+        self.panes.detail.notes.flush()
         noun = "file" if len(paths) == 1 else "files"
-        self.progress.start(f"Importing {len(paths)} {noun}…", cancellable=True)
+        self.panes.progress.start(f"Importing {len(paths)} {noun}…", cancellable=True)
         self.import_started.emit(reading.count(desk) == 0)
 
         def run(desk: Desk, job: Job) -> importing.ImportReport:
@@ -98,22 +75,22 @@ class Transfers(QObject):
             run,
             on_done=partial(self._on_import_done, show_report=report),
             on_error=self._on_import_failed,
-            on_progress=self.progress.update_progress,
+            on_progress=self.panes.progress.update_progress,
         )
 
     def _on_import_done(self, report: importing.ImportReport, show_report: bool) -> None:
         self._end()
         self.operations.apply_changes(report.changes)
         if show_report or report.failed:
-            self.import_report = ImportReportDialog(report, self.window)
+            self.import_report = ImportReportDialog(report, self.panes.window)
             self.import_report.open()
         else:
-            self.status_bar.showMessage(f"Loaded {report.added:,} demo papers.", 6000)
+            self.panes.tell(f"Loaded {report.added:,} demo papers.", 6000)
         self.import_finished.emit(report)
 
     def _end(self) -> None:
         self._long_job = None
-        self.progress.hide()
+        self.panes.progress.hide()
 
     def _on_import_failed(self, error: BaseException) -> None:
         self._end()
@@ -124,7 +101,7 @@ class Transfers(QObject):
         desk = self.operations.desk
         if desk is None:
             return
-        dialog = ExportDialog(self._export_choices(desk, shortlist), self.window)
+        dialog = ExportDialog(self._export_choices(desk, shortlist), self.panes.window)
         self.export_dialog = dialog
         dialog.preview_wanted.connect(self._preview_export)
         dialog.accepted.connect(
@@ -137,15 +114,15 @@ class Transfers(QObject):
     def _export_choices(self, desk: Desk, shortlist: str | None) -> list[tuple[str, Scope]]:
         """What the user may mean, most specific first: a shortlist, the selection, the list."""
         choices = []
-        scope = self.sidebar.scope()
+        scope = self.panes.sidebar.scope()
         name = shortlist or scope.shortlist
         if name:
             choices.append((f"Shortlist “{name}”, in its order", Scope.of_shortlist(name)))
-        if selected := self.table.selected_ids():
+        if selected := self.panes.table.selected_ids():
             noun = "paper" if len(selected) == 1 else "papers"
             choices.append((f"The {len(selected):,} selected {noun}", Scope.of_ids(selected)))
-        if self.search_bar.text() or scope.kind != Kind.ALL:
-            shown = self.table.paper_model().ids()
+        if self.panes.search_bar.text() or scope.kind != Kind.ALL:
+            shown = self.panes.table.paper_model().ids()
             choices.append((f"The {len(shown):,} papers listed", Scope.of_ids(shown)))
         total = reading.count(desk)
         choices.append((f"The whole library ({total:,} papers)", Scope()))
@@ -173,7 +150,7 @@ class Transfers(QObject):
     def ask_export_path(self, scope: Scope, format: str, options: exporting.Options) -> None:
         stem = scope.shortlist or ("library" if scope.is_whole_library else "papers")
         suggested = f"{stem}{exporting.EXTENSIONS[format]}"
-        if path := self.ask.save_path("Export papers", suggested, FORMAT_LABELS[format]):
+        if path := self.panes.ask.save_path("Export papers", suggested, FORMAT_LABELS[format]):
             self.start_export(scope, path, format, options)
 
     def start_export(
@@ -186,8 +163,8 @@ class Transfers(QObject):
         chosen = options or exporting.Options()
         if self.operations.desk is None or self._busy():
             return
-        self.detail.notes.flush()
-        self.progress.start(f"Exporting {scope.describe()}…", cancellable=True)
+        self.panes.detail.notes.flush()
+        self.panes.progress.start(f"Exporting {scope.describe()}…", cancellable=True)
         self._long_job = self.operations.run_long(
             "Exporting",
             lambda desk, job: exporting.export(
@@ -201,13 +178,13 @@ class Transfers(QObject):
         self._end()
         self.operations.apply_changes(result.changes)
         noun = "paper" if result.count == 1 else "papers"
-        self.status_bar.showMessage(f"Exported {result.count:,} {noun} to {result.path}", 8000)
+        self.panes.tell(f"Exported {result.count:,} {noun} to {result.path}", 8000)
         self.export_finished.emit(result)
 
     def _on_export_failed(self, error: BaseException) -> None:
         self._end()
         if isinstance(error, Cancelled):
-            self.status_bar.showMessage("Export cancelled; no file was written.", 6000)
+            self.panes.tell("Export cancelled; no file was written.", 6000)
         else:
             self.operations.errors.report("Exporting", error)
         self.export_finished.emit(None)

@@ -83,6 +83,13 @@ class Database:
         return int(value or 0)
 
 
+class SubStore:
+    """One aggregate's reads and actions (tags, notes...), over the shared Database."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+
 def bump_generation(connection: Connection) -> None:
     current = connection.scalar(select(meta_t.c.value).where(meta_t.c.key == "generation"))
     if current is None:

@@ -9,17 +9,14 @@ from sqlalchemy import Connection, Row, select, update
 
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.models import HistoryEntry, UndoLabels
-from paperdesk.store.database import Database, bump_generation
+from paperdesk.store.database import SubStore, bump_generation
 from paperdesk.store.journal import Step, apply_states, steps_from_json
 from paperdesk.store.shortlists import shortlist_members
 from paperdesk.store.tables import history_t
 from paperdesk.store.tags import papers_with_tags
 
 
-class HistoryStore:
-    def __init__(self, database: Database) -> None:
-        self._db = database
-
+class HistoryStore(SubStore):
     def recent(self, limit: int = 50) -> list[HistoryEntry]:
         query = select(history_t).order_by(history_t.c.id.desc()).limit(limit)
         with self._db.read() as connection:

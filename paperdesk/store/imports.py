@@ -18,7 +18,7 @@ from sqlalchemy import Connection, func, insert, select, update
 from paperdesk.core.errors import Cancelled
 from paperdesk.core.models import ImportBatch, PaperRecord
 from paperdesk.core.text import fingerprint, normalise_for_matching
-from paperdesk.store.database import Database
+from paperdesk.store.database import SubStore
 from paperdesk.store.tables import authors_t, batch_papers_t, batches_t, now, papers_t
 
 
@@ -36,10 +36,7 @@ class BatchRecord:
     skipped: int = 0
 
 
-class ImportStore:
-    def __init__(self, database: Database) -> None:
-        self._db = database
-
+class ImportStore(SubStore):
     def batches(self) -> list[ImportBatch]:
         """Every import, oldest first."""
         with self._db.read() as connection:

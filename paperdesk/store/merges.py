@@ -15,7 +15,7 @@ from sqlalchemy import ColumnElement, Connection, Table, and_, delete, insert, s
 
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import InvalidValueError
-from paperdesk.store.database import Database, Write
+from paperdesk.store.database import SubStore, Write
 from paperdesk.store.notes import write_note
 from paperdesk.store.papers import not_duplicates_of, require_ids, tracked_with_links
 from paperdesk.store.tables import (
@@ -41,10 +41,7 @@ class PaperMerge:
     note: str  # the survivor's note after the merge; "" for none
 
 
-class MergeStore:
-    def __init__(self, database: Database) -> None:
-        self._db = database
-
+class MergeStore(SubStore):
     def not_duplicate_pairs(self) -> set[tuple[int, int]]:
         """Pairs (smaller id first) the user said are different papers."""
         with self._db.read() as connection:

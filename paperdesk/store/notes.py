@@ -5,15 +5,12 @@ from __future__ import annotations
 from sqlalchemy import Connection, delete, insert, select, update
 
 from paperdesk.core.changes import Changes, ids_of
-from paperdesk.store.database import Database, Write
+from paperdesk.store.database import SubStore, Write
 from paperdesk.store.papers import require_ids
 from paperdesk.store.tables import notes_t, now
 
 
-class NoteStore:
-    def __init__(self, database: Database) -> None:
-        self._db = database
-
+class NoteStore(SubStore):
     def get(self, paper_id: int) -> str:
         """The paper's note; "" when it has none."""
         with self._db.read() as connection:

@@ -12,7 +12,17 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Select, delete, func, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Select,
+    Table,
+    delete,
+    func,
+    or_,
+    select,
+    update,
+)
 
 from paperdesk.core import fields
 from paperdesk.core.changes import Changes, ids_of
@@ -21,7 +31,7 @@ from paperdesk.core.fields import Field, FieldType
 from paperdesk.core.models import Identifiers, Paper, Status
 from paperdesk.core.rules import check_rating, clean_title, rating_label
 from paperdesk.core.text import normalise_for_matching
-from paperdesk.store.database import Database
+from paperdesk.store.database import SubStore
 from paperdesk.store.journal import Journal
 from paperdesk.store.tables import (
     authors_t,
@@ -66,10 +76,7 @@ def _order_by(field: Field) -> Any:
 SORT_COLUMNS = {key: _order_by(field) for key, field in fields.BY_SORT_KEY.items()}
 
 
-class PaperStore:
-    def __init__(self, database: Database) -> None:
-        self._db = database
-
+class PaperStore(SubStore):
     # ------------------------------------------------------------------ reads
 
     def count(self) -> int:
@@ -300,23 +307,24 @@ def _authors_of(ids: list[int]) -> Select[Any]:
     )
 
 
+def _linked_names(
+    connection: Connection, links: Table, key: str, named: Table, ids: list[int]
+) -> dict[int, list[str]]:
+    """The names of what each paper is linked to (its tags, its shortlists), by name."""
+    return names_by_paper(
+        connection,
+        select(links.c.paper_id, named.c.name)
+        .join(named, named.c.id == links.c[key])
+        .where(links.c.paper_id.in_(ids))
+        .order_by(func.lower(named.c.name)),
+    )
+
+
 def load_papers(connection: Connection, ids: list[int]) -> dict[int, Paper]:
     """Papers by id with everything attached: five queries per chunk, no per-row queries."""
     authors = names_by_paper(connection, _authors_of(ids))
-    tags = names_by_paper(
-        connection,
-        select(paper_tags_t.c.paper_id, tags_t.c.name)
-        .join(tags_t, tags_t.c.id == paper_tags_t.c.tag_id)
-        .where(paper_tags_t.c.paper_id.in_(ids))
-        .order_by(func.lower(tags_t.c.name)),
-    )
-    shortlists = names_by_paper(
-        connection,
-        select(entries_t.c.paper_id, shortlists_t.c.name)
-        .join(shortlists_t, shortlists_t.c.id == entries_t.c.shortlist_id)
-        .where(entries_t.c.paper_id.in_(ids))
-        .order_by(func.lower(shortlists_t.c.name)),
-    )
+    tags = _linked_names(connection, paper_tags_t, "tag_id", tags_t, ids)
+    shortlists = _linked_names(connection, entries_t, "shortlist_id", shortlists_t, ids)
     notes = dict(
         connection.execute(
             select(notes_t.c.paper_id, notes_t.c.body).where(notes_t.c.paper_id.in_(ids))

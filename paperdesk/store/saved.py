@@ -8,14 +8,11 @@ from paperdesk.core.changes import Changes
 from paperdesk.core.errors import NotFoundError
 from paperdesk.core.models import SavedSearch
 from paperdesk.core.rules import SAVED_SEARCH, clean_name
-from paperdesk.store.database import Database
+from paperdesk.store.database import SubStore
 from paperdesk.store.tables import now, saved_t
 
 
-class SavedSearchStore:
-    def __init__(self, database: Database) -> None:
-        self._db = database
-
+class SavedSearchStore(SubStore):
     def all(self) -> list[SavedSearch]:
         with self._db.read() as connection:
             return list_saved_searches(connection)

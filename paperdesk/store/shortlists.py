@@ -10,15 +10,12 @@ from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import InvalidValueError, NotFoundError
 from paperdesk.core.models import ShortlistInfo
 from paperdesk.core.rules import SHORTLIST, clean_name
-from paperdesk.store.database import Database, Write
+from paperdesk.store.database import SubStore, Write
 from paperdesk.store.papers import require_ids
 from paperdesk.store.tables import chunked, entries_t, now, shortlists_t
 
 
-class ShortlistStore:
-    def __init__(self, database: Database) -> None:
-        self._db = database
-
+class ShortlistStore(SubStore):
     def all(self) -> list[ShortlistInfo]:
         """Every shortlist with how many papers it holds, by name."""
         with self._db.read() as connection:

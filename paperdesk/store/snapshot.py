@@ -18,7 +18,7 @@ from sqlalchemy import Connection, Table, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from paperdesk.core.errors import InvalidValueError, LibraryError
-from paperdesk.store.database import Database
+from paperdesk.store.database import SubStore
 from paperdesk.store.tables import (
     authors_t,
     batch_papers_t,
@@ -72,11 +72,8 @@ class LibraryNotEmptyError(LibraryError):
         super().__init__(f"the library is not empty ({self.listed})")
 
 
-class BackupStore:
+class BackupStore(SubStore):
     """The whole library as one state, read and restored (what a JSON backup holds)."""
-
-    def __init__(self, database: Database) -> None:
-        self._db = database
 
     def read_state(self) -> State:
         """Every table of user data, a few whole-table queries, one consistent snapshot."""

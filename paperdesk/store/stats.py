@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import Connection, func, select
 
 from paperdesk.core.models import LibraryStats, Overview, Status
-from paperdesk.store.database import Database
+from paperdesk.store.database import SubStore
 from paperdesk.store.imports import list_batches
 from paperdesk.store.saved import list_saved_searches
 from paperdesk.store.shortlists import list_shortlists
@@ -13,10 +13,7 @@ from paperdesk.store.tables import notes_t, papers_t
 from paperdesk.store.tags import list_tags
 
 
-class StatsStore:
-    def __init__(self, database: Database) -> None:
-        self._db = database
-
+class StatsStore(SubStore):
     def overview(self) -> Overview:
         """Everything the sidebar shows, read at one moment."""
         with self._db.snapshot() as connection:

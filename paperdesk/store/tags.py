@@ -10,15 +10,12 @@ from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import InvalidValueError, NotFoundError
 from paperdesk.core.models import TagInfo
 from paperdesk.core.rules import TAG, clean_colour, clean_name, clean_names
-from paperdesk.store.database import Database, Write
+from paperdesk.store.database import SubStore, Write
 from paperdesk.store.papers import require_ids
 from paperdesk.store.tables import chunked, paper_tags_t, tags_t
 
 
-class TagStore:
-    def __init__(self, database: Database) -> None:
-        self._db = database
-
+class TagStore(SubStore):
     def all(self) -> list[TagInfo]:
         """Every tag with how many papers carry it, by name."""
         with self._db.read() as connection:

@@ -18,7 +18,7 @@ def test_a_new_shortlist_from_the_selection_is_one_undo_step(qtbot, window):
     ids = window.model.ids()[:3]
     window.table.select_ids(ids, ids[0])
     before = undoable_steps(window)
-    window.commands.ask = ScriptedAsker(choice="Fresh list")  # a name no shortlist has
+    window.panes.ask = ScriptedAsker(choice="Fresh list")  # a name no shortlist has
     with changes(qtbot, window):
         window.menus.add_to_shortlist_action.trigger()
     assert searching.shortlist_ids(window.desk, "Fresh list") == ids
@@ -71,7 +71,7 @@ def test_each_sidebar_command_is_one_undo_step(qtbot, window):
     ]
     for command, name, asker in steps:
         if asker is not None:
-            window.commands.ask = asker
+            window.panes.ask = asker
         before = undoable_steps(window)
         with changes(qtbot, window):
             window.commands.run_sidebar_command(command, name)

@@ -174,7 +174,7 @@ def test_number_keys_toggle_the_first_coloured_tags(qtbot, window):
     paper_id = select_row(qtbot, window, 0)
     with changes(qtbot, window):
         window.commands.add_tags(["keep"], ids=[window.model.id_at(5)])
-    window.commands.ask = ScriptedAsker(colour="#cc3333")
+    window.panes.ask = ScriptedAsker(colour="#cc3333")
     with changes(qtbot, window):
         window.commands.run_sidebar_command("colour-tag", "keep")
     assert [a.shortcut().toString() for a in window.menus.tag_toggle_actions] == ["1"]
@@ -290,7 +290,7 @@ def test_shortlists_create_add_by_drop_reorder_rename_delete(qtbot, window):
     assert ids[0] not in searching.shortlist_ids(window.desk, "Reading group")
     assert window.desk.library.papers.count() == total
 
-    window.commands.ask = ScriptedAsker(text="Must read")
+    window.panes.ask = ScriptedAsker(text="Must read")
     with changes(qtbot, window):
         window.commands.run_sidebar_command("rename-shortlist", "Reading group")
     assert [s.name for s in window.desk.library.shortlists.all()] == ["Must read"]
@@ -308,10 +308,10 @@ def test_tags_rename_merge_delete_from_the_sidebar(qtbot, window):
         window.commands.add_tags(["rnn"], ids=[first])
     with changes(qtbot, window):
         window.commands.add_tags(["recurrent"], ids=[second])
-    window.commands.ask = ScriptedAsker(text="ml/rnn")
+    window.panes.ask = ScriptedAsker(text="ml/rnn")
     with changes(qtbot, window):
         window.commands.run_sidebar_command("rename-tag", "rnn")
-    window.commands.ask = ScriptedAsker(choice="ml/rnn")
+    window.panes.ask = ScriptedAsker(choice="ml/rnn")
     with changes(qtbot, window):
         window.commands.run_sidebar_command("merge-tag", "recurrent")
     assert [t.name for t in window.desk.library.tags.all()] == ["ml/rnn"]
@@ -349,7 +349,7 @@ def test_an_import_in_the_sidebar_shows_the_papers_of_that_file(qtbot, window):
 def test_saved_searches_appear_in_the_sidebar_and_run(qtbot, window):
     with searched(qtbot, window):
         window.search_bar.set_text("graph")
-    window.commands.ask = ScriptedAsker(text="Graphs")
+    window.panes.ask = ScriptedAsker(text="Graphs")
     with changes(qtbot, window):
         window.menus.save_search_action.trigger()
     with searched(qtbot, window):
@@ -467,7 +467,7 @@ def test_a_user_error_gets_a_readable_message(qtbot, window):
         window.commands.create_shortlist("A")
     with changes(qtbot, window):
         window.commands.create_shortlist("B")
-    window.commands.ask = ScriptedAsker(text="A")
+    window.panes.ask = ScriptedAsker(text="A")
     window.commands.run_sidebar_command("rename-shortlist", "B")
     qtbot.waitUntil(lambda: bool(window.errors.shown), timeout=WAIT_MS)
     assert "Traceback" not in window.errors.shown[-1]
@@ -476,7 +476,7 @@ def test_a_user_error_gets_a_readable_message(qtbot, window):
 def test_help_lists_the_keyboard_shortcuts(qtbot, window):
     with changes(qtbot, window):
         window.commands.add_tags(["keep"], ids=[window.model.id_at(0)])
-    window.commands.ask = ScriptedAsker(colour="#cc3333")
+    window.panes.ask = ScriptedAsker(colour="#cc3333")
     with changes(qtbot, window):
         window.commands.run_sidebar_command("colour-tag", "keep")
     window.menus.shortcuts_action.trigger()
@@ -596,7 +596,7 @@ def test_export_dialog_previews_and_the_export_writes_the_shortlist(qtbot, windo
 
     dialog.select_format("bibtex")
     target = tmp_path / "reading-group.bib"
-    window.transfers.ask = ScriptedAsker(path=target)
+    window.panes.ask = ScriptedAsker(path=target)
     with qtbot.waitSignal(window.transfers.export_finished, timeout=WAIT_MS) as finished:
         dialog.accept()
     assert finished.args[0].count == 3
