@@ -68,19 +68,17 @@ class Scope:
         return ""
 
     def describe(self) -> str:
-        match self.kind:
-            case Kind.SHORTLIST:
-                return f"shortlist {self.value!r}"
-            case Kind.QUERY:
-                return f"search {self.value!r}"
-            case Kind.IDS:
-                return f"{len(self.ids)} selected papers"
-            case Kind.TAG:
-                return f"tag {self.value!r}"
-            case Kind.STATUS:
-                return f"status {self.value}"
-            case Kind.SAVED:
-                return f"saved search {self.value!r}"
-            case Kind.IMPORT:
-                return f"import {self.value}"
-        return "the whole library"
+        """The scope in a message: "shortlist 'Reading group'", "3 selected papers"."""
+        return _DESCRIPTIONS[self.kind].format(value=self.value, count=len(self.ids))
+
+
+_DESCRIPTIONS = {
+    Kind.ALL: "the whole library",
+    Kind.STATUS: "status {value}",
+    Kind.SHORTLIST: "shortlist {value!r}",
+    Kind.TAG: "tag {value!r}",
+    Kind.SAVED: "saved search {value!r}",
+    Kind.IMPORT: "import {value}",
+    Kind.QUERY: "search {value!r}",
+    Kind.IDS: "{count} selected papers",
+}

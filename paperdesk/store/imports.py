@@ -91,22 +91,9 @@ class ImportStore(SubStore):
 
 
 def list_batches(connection: Connection) -> list[ImportBatch]:
+    # The dataclass has the table's columns, by name.
     rows = connection.execute(select(batches_t).order_by(batches_t.c.id))
-    return [
-        ImportBatch(
-            r.id,
-            r.label,
-            r.file_name,
-            r.sha256,
-            r.format,
-            r.added,
-            r.merged,
-            r.unchanged,
-            r.skipped,
-            r.imported_at,
-        )
-        for r in rows
-    ]
+    return [ImportBatch(**row._mapping) for row in rows]
 
 
 def record_batch(connection: Connection, batch: BatchRecord, paper_ids: Sequence[int]) -> int:
