@@ -13,11 +13,6 @@ def list_searches(desk: Desk) -> list[SavedSearch]:
     return desk.library.saved.all()
 
 
-def query_of(desk: Desk, name: str) -> str:
-    """The query saved under this name (NotFoundError when there is none)."""
-    return desk.library.saved.query_of(name)
-
-
 def save_search(desk: Desk, name: str, query: str) -> Changes:
     parse_query(query)  # refuse to save a query that cannot run (QueryError explains why)
     return synced(desk, desk.library.saved.save(name, query))

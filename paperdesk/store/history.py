@@ -22,14 +22,6 @@ class HistoryStore(SubStore):
         with self._db.read() as connection:
             return [_entry(row) for row in connection.execute(query)]
 
-    def undo_candidate(self) -> HistoryEntry | None:
-        with self._db.read() as connection:
-            return _candidate(connection, undone=False)
-
-    def redo_candidate(self) -> HistoryEntry | None:
-        with self._db.read() as connection:
-            return _candidate(connection, undone=True)
-
     def labels(self) -> UndoLabels:
         """What Undo and Redo would do now, read at one moment."""
         with self._db.read() as connection:

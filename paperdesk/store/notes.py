@@ -11,12 +11,6 @@ from paperdesk.store.tables import notes_t, now
 
 
 class NoteStore(SubStore):
-    def get(self, paper_id: int) -> str:
-        """The paper's note; "" when it has none."""
-        with self._db.read() as connection:
-            body = connection.scalar(select(notes_t.c.body).where(notes_t.c.paper_id == paper_id))
-        return body or ""
-
     def set(self, paper_id: int, body: str) -> Changes:
         """Replace the note; a blank body removes it."""
         with self._db.action("Edit note") as w:

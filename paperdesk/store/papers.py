@@ -99,10 +99,6 @@ class PaperStore(SubStore):
                 by_id.update(load_papers(connection, chunk))
         return [by_id[i] for i in wanted if i in by_id]
 
-    def existing_ids(self, ids: Iterable[int]) -> set[int]:
-        with self._db.read() as connection:
-            return existing_ids(connection, ids)
-
     def require(self, ids: Sequence[int]) -> list[int]:
         """The ids, deduplicated; NotFoundError naming those that do not exist."""
         with self._db.read() as connection:

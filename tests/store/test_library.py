@@ -87,7 +87,7 @@ def test_status_rating_and_title_are_recorded_and_undone(library: Library) -> No
     library.papers.set_title(1, "A Real Title")
     paper = library.papers.get(1)
     assert (paper.status, paper.rating, paper.title) == (Status.TO_READ, 5, "A Real Title")
-    assert library.history.undo_candidate().action == "Edit title"
+    assert library.history.labels().undo == "Edit title"
     library.history.undo()
     library.history.undo()
     library.history.undo()
@@ -144,9 +144,9 @@ def test_deleting_papers_is_undone_with_everything_attached(library: Library) ->
 def test_a_new_action_clears_redo(library: Library) -> None:
     library.papers.set_rating([1], 3)
     library.history.undo()
-    assert library.history.redo_candidate() is not None
+    assert library.history.labels().redo is not None
     library.papers.set_rating([2], 4)
-    assert library.history.redo_candidate() is None
+    assert library.history.labels().redo is None
 
 
 def test_saved_searches(library: Library) -> None:

@@ -76,12 +76,12 @@ def test_a_shortlist_with_an_unknown_paper_is_not_created(library: Library) -> N
 def test_appending_to_a_note_is_one_action_named_for_what_it_did(library: Library) -> None:
     library.notes.set(2, "First thought")
     library.notes.append(2, "Second thought")
-    assert library.notes.get(2) == "First thought\n\nSecond thought"
+    assert library.papers.get(2).note == "First thought\n\nSecond thought"
     assert library.history.labels().undo == "Append to note"
     library.history.undo()
-    assert library.notes.get(2) == "First thought"
+    assert library.papers.get(2).note == "First thought"
     library.notes.append(3, "Only thought")
-    assert library.notes.get(3) == "Only thought"
+    assert library.papers.get(3).note == "Only thought"
 
 
 def test_undo_labels_follow_undo_and_redo(library: Library) -> None:
