@@ -11,7 +11,7 @@ from typing import Any
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.models import MAX_RATING, Paper
-from paperdesk.formats.richtext import to_plain
+from paperdesk.text import to_plain
 
 
 def paper_json(paper: Paper) -> dict[str, Any]:

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 from paperdesk.core import fields
 from paperdesk.core.scope import Kind, Scope
-from paperdesk.formats.richtext import to_plain
 from paperdesk.search.query import CHEAT_SHEET
 from paperdesk.services.desk import Desk
+from paperdesk.text import to_plain
 
 #: A sort key of the field table (core/fields.py), or "relevance".
 SortKey = str
