@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
@@ -98,19 +98,8 @@ def list_batches(connection: Connection) -> list[ImportBatch]:
 
 def record_batch(connection: Connection, batch: BatchRecord, paper_ids: Sequence[int]) -> int:
     """Store the provenance of one imported file and which papers it held."""
-    result = connection.execute(
-        insert(batches_t).values(
-            label=batch.label,
-            file_name=batch.file_name,
-            sha256=batch.sha256,
-            format=batch.format,
-            added=batch.added,
-            merged=batch.merged,
-            unchanged=batch.unchanged,
-            skipped=batch.skipped,
-            imported_at=now(),
-        )
-    )
+    # The record's fields are the table's columns, by name.
+    result = connection.execute(insert(batches_t).values(**asdict(batch), imported_at=now()))
     batch_id = int(result.inserted_primary_key[0])  # type: ignore[index]
     rows = [{"batch_id": batch_id, "paper_id": p} for p in dict.fromkeys(paper_ids)]
     if rows:
