@@ -138,9 +138,9 @@ class _Planner:
         self.matcher.prepare(chunk_keys)
         for record, keys in zip(records, chunk_keys, strict=True):
             verdict = self.matcher.find(keys, record)
-            for target, why in verdict.kept_apart:
-                self._warn(record, f"kept apart from {self._name(target)} ({why})")
             if verdict.match is None:
+                for target, why in verdict.kept_apart:
+                    self._warn(record, f"kept apart from {self._name(target)} ({why})")
                 self._add_new(record, keys)
                 continue
             target, evidence = verdict.match.target, verdict.match.evidence

@@ -120,7 +120,8 @@ class Matcher:
                 reasons = self._contrary(target, kind, keys, evidence)
                 if not reasons:
                     return Verdict(Match(target, KEY_REASONS[kind]), tuple(kept_apart))
-                kept_apart.append((target, f"{KEY_REASONS[kind]}, but {', '.join(reasons)}"))
+                if all(target != apart for apart, _ in kept_apart):
+                    kept_apart.append((target, f"{KEY_REASONS[kind]}, but {', '.join(reasons)}"))
         similar = self._similar.find(record)
         if similar is not None:
             target, score = similar
@@ -130,7 +131,8 @@ class Matcher:
             why = f"similar text ({score:.2f})"
             if not reasons:
                 return Verdict(Match(target, why), tuple(kept_apart))
-            kept_apart.append((target, f"{why}, but {', '.join(reasons)}"))
+            if all(target != apart for apart, _ in kept_apart):
+                kept_apart.append((target, f"{why}, but {', '.join(reasons)}"))
         return Verdict(None, tuple(kept_apart))
 
     def add(self, temporary_id: int, keys: Keys) -> None:
