@@ -16,7 +16,7 @@ from pathlib import Path
 
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import Cancelled, PaperdeskError, StalePlanError
-from paperdesk.services import backup, indexing
+from paperdesk.services import backup, history, indexing
 from paperdesk.services.desk import Desk
 from paperdesk.services.import_plan import FilePlan, Progress, plan_file
 from paperdesk.services.import_report import EntryMatch, FileReport, ImportReport
@@ -27,7 +27,16 @@ log = logging.getLogger(__name__)
 #: How often a plan is made again when the library changed before it could be written.
 PLAN_ATTEMPTS = 3
 
-__all__ = ["FilePlan", "FileReport", "ImportReport", "commit", "import_files", "plan_file"]
+__all__ = [
+    "FilePlan",
+    "FileReport",
+    "ImportReport",
+    "commit",
+    "import_files",
+    "index_import",
+    "plan_file",
+    "withdraw",
+]
 
 
 def import_files(
@@ -80,11 +89,14 @@ def commit(
     plan: FilePlan,
     progress: Progress | None = None,
     cancelled: Callable[[], bool] | None = None,
+    index: bool = True,
 ) -> tuple[FileReport, Changes]:
-    """Write a plan (on the writer thread), then index what it added or changed.
+    """Write a plan (on the writer thread), then index what it added or changed, unless
+    `index` is false (the GUI indexes as a job of its own: `index_import`).
 
     StalePlanError when the library changed under the plan: plan the file again.
     Cancelled when `cancelled()` turns true before the write ends: nothing was written.
+    The Changes name the import's history entry (`withdraw` undoes it).
     """
     report = plan.report
     if report.error:
@@ -127,20 +139,49 @@ def commit(
     if report.previously_imported:
         report.missing = len(plan.previous_ids - {*plan.present_ids, *new_ids})
     updated = [i for i in plan.updates if i > 0]
-
-    def indexing_progress(done: int) -> None:
-        if progress:
-            progress(done, len(new_ids), f"Indexing {name}")
-
-    indexing_progress(0)
-    indexing.add_new(desk.library, desk.index, new_ids, indexing_progress)
-    indexing.sync_changes(desk.library, desk.index, Changes(paper_ids=ids_of(updated)))
-    return report, Changes(
+    changes = Changes(
         description,
         ids_of([*new_ids, *updated]),
         papers_added_or_removed=bool(new_ids),
         imports=True,
+        history_id=desk.library.history.recent(1)[0].id,
     )
+    if index:
+        index_import(desk, report, changes, progress)
+    return report, changes
+
+
+def index_import(
+    desk: Desk,
+    report: FileReport,
+    changes: Changes,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> None:
+    """Make a committed import searchable: its new papers, and the papers it merged into.
+
+    Cancelled (the index unchanged) when `cancelled()` turns true; `withdraw` then takes
+    the import back, or the index catches up when the library next opens.
+    """
+    name = Path(report.file).name
+
+    def indexing_progress(done: int) -> None:
+        if progress:
+            progress(done, len(report.added_ids), f"Indexing {name}")
+
+    indexing_progress(0)
+    indexing.add_new(desk.library, desk.index, report.added_ids, indexing_progress, cancelled)
+    merged = changes.paper_ids - set(report.added_ids)
+    indexing.sync_changes(desk.library, desk.index, Changes(paper_ids=merged))
+
+
+def withdraw(desk: Desk, changes: Changes) -> Changes | None:
+    """Undo an import the user cancelled after it was written, if nothing was done since
+    (then the import is what Undo would undo); None when it had to stay."""
+    newest = desk.library.history.recent(1)
+    if not newest or newest[0].id != changes.history_id or newest[0].undone:
+        return None
+    return history.undo(desk)
 
 
 def _restore(
