@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from paperdesk.services import duplicates, importing, reading
 from paperdesk.services.desk import Desk
 from tests.services.conftest import SEEDS
@@ -108,3 +110,18 @@ def test_cli_json_and_text_give_the_accounting(empty_desk: Desk, tmp_path, capsy
     assert main(["--library", str(folder), "import", str(SEEDS[0])]) == 0
     out = capsys.readouterr().out
     assert "19 entries read: 19 added, 0 merged, 0 already present" in out
+
+
+@pytest.mark.slow
+def test_every_shared_bibliography_accounts_for_each_entry(shared_data: Path, tmp_path) -> None:
+    files = sorted(p for p in (shared_data / "bib").rglob("*") if p.suffix in (".bib", ".ris"))
+    assert len(files) > 40
+    for number, path in enumerate(files):
+        with Desk.open(tmp_path / str(number)) as desk:
+            (report,) = importing.import_files(desk, [path]).files
+            stored = desk.library.papers.count()
+        if report.error is None:
+            assert report.read == report.accounted, (path, report.summary())
+            assert stored == report.added, path
+        else:  # a file with nothing to import says why, and imports nothing
+            assert stored == 0 and report.error, path
