@@ -154,7 +154,7 @@ class TaskRunner(QObject):
         on_progress: ProgressCallback | None = None,
     ) -> Job:
         """Queue a mutation (or an import, or opening the library) on the writer thread."""
-        return self._submit(self.writer, name, fn, on_done, on_error, on_progress, None)
+        return self.submit(self.writer, name, fn, on_done, on_error, on_progress)
 
     def read(
         self,
@@ -165,20 +165,19 @@ class TaskRunner(QObject):
         key: str | None = None,
     ) -> Job:
         """Queue a read; with `key`, a newer read with that key supersedes this one."""
-        return self._submit(self.reader, name, fn, on_done, on_error, None, key)
+        return self.submit(self.reader, name, fn, on_done, on_error, None, key)
 
-    def long_read(
+    def submit(
         self,
+        worker: SerialWorker,
         name: str,
         fn: Callable[[Job], Any],
         on_done: Callback | None = None,
         on_error: ErrorCallback | None = None,
         on_progress: ProgressCallback | None = None,
+        key: str | None = None,
     ) -> Job:
-        """Queue a long read that reports progress (planning an import) on the pool."""
-        return self._submit(self.pool, name, fn, on_done, on_error, on_progress, None)
-
-    def _submit(self, worker, name, fn, on_done, on_error, on_progress, key) -> Job:
+        """Queue a job on one of the workers (`writer`, `reader` or `pool`)."""
         job = Job(next(self._ids), name, fn, on_done, on_error, on_progress, key)
         self._pending[job.id] = (job, worker)
         worker.submit(job)

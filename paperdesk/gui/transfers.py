@@ -109,12 +109,13 @@ class Transfers(QObject):
         def plan(desk: Desk, job: Job) -> importing.FilePlan:
             return importing.plan_file(desk, path, job.report_progress, run.cancelled)
 
-        self._long_job = self.operations.run_plan(
+        self._long_job = self.operations.run_long(
             "Reading",
             plan,
             on_done=partial(self._commit, run),
             on_error=partial(self._import_step_failed, run),
             on_progress=self.panes.progress.update_progress,
+            planning=True,
         )
 
     def _commit(self, run: _ImportRun, plan: importing.FilePlan) -> None:
