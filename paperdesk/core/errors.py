@@ -32,3 +32,12 @@ class LibraryError(PaperdeskError):
 
 class InvalidValueError(PaperdeskError):
     """A value outside what a field accepts (rating 7, empty tag name...)."""
+
+
+class Cancelled(Exception):
+    """Raised inside a long job (import, export, re-index) when the user asked to stop it."""
+
+
+class StalePlanError(PaperdeskError):
+    """An import planned against the library as it was: papers came or went, or a paper
+    it merges into changed, before it could be written. Plan it again."""

@@ -6,7 +6,7 @@ it leaves raw, and this module evaluates them the way BibTeX does: `@string` mac
 A value that is not such an expression (`title = {A} author = {B}`, a missing comma)
 makes its entry a Problem instead of a silently wrong record. An undefined macro
 (`journal = dam`) leaves its field empty with a warning for the entry, as bibtex does;
-a second entry with a key already used is kept under a suffixed key, with a warning.
+a second entry with a key already used is kept (the importer gives it a key of its own).
 Macro expansion is bounded (`MAX_VALUE_CHARS` per value, `MAX_EXPANSION_CHARS` per
 file), so a doubling `@string` bomb is refused instead of filling the memory.
 
@@ -36,7 +36,6 @@ from bibtexparser.model import (
     ParsingFailedBlock,
 )
 
-from paperdesk.core.citekeys import unique_key
 from paperdesk.core.errors import FormatError
 from paperdesk.core.identifiers import identifiers_from
 from paperdesk.core.models import PaperRecord
@@ -98,10 +97,8 @@ def read_bibtex(text: str, file_name: str) -> ReadResult:
     problems: list[Problem] = []
     warnings: list[Problem] = []
     expansion = _Expansion(file_name)
-    strings = _evaluate_strings(library, expansion, problems)
+    strings = _evaluate_strings(library, expansion, problems, warnings)
     entries: list[Entry] = list(library.entries)
-    renamed: dict[int, str] = {}  # id of an entry -> the key it is read under
-    keys = {entry.key.casefold() for entry in entries}
     for block in library.failed_blocks:
         line = _line(block)
         if isinstance(block, DuplicateFieldKeyBlock):
@@ -109,21 +106,11 @@ def read_bibtex(text: str, file_name: str) -> ReadResult:
             # should not cost the user the whole paper.
             log.info("%s:%s: repeated field %s", file_name, line, sorted(block.duplicate_keys))
             entries.append(_kept_entry(block))
-        elif isinstance(block, DuplicateBlockKeyBlock) and block.key == "":
-            entries.append(_kept_entry(block))  # JabRef writes `@Article{,` freely
         elif isinstance(block, DuplicateBlockKeyBlock):
-            # Two papers under one key happen in real exports: both are kept.
-            entry = _kept_entry(block)
-            new_key = unique_key(block.key, keys)
-            keys.add(new_key.casefold())
-            renamed[id(entry)] = new_key
-            entries.append(entry)
-            first = _line(block.previous_block)
-            reason = (
-                f"citation key {block.key!r} is already used by the entry on line {first}; "
-                f"read as {new_key!r}"
-            )
-            warnings.append(Problem(file_name, line, reason))
+            # Two papers under one key (JabRef writes `@Article{,` freely; conference
+            # exports repeat keys): both are papers. The importer gives the second a
+            # key of its own and says so.
+            entries.append(_kept_entry(block))
         else:
             problems.append(Problem(file_name, line, _failure_reason(block.raw, block.error)))
 
@@ -136,9 +123,7 @@ def read_bibtex(text: str, file_name: str) -> ReadResult:
         except _MalformedValue as error:
             problems.append(Problem(file_name, _line(entry), str(error)))
             continue
-        for name in dict.fromkeys(undefined):
-            reason = f"@string {name!r} is not defined: its field is left empty, as bibtex does"
-            warnings.append(Problem(file_name, _line(entry), reason))
+        warnings += _undefined(file_name, _line(entry), undefined)
         lowered = {key.lower(): value for key, value in fields.items()}
         fields_by_key.setdefault(entry.key.lower(), lowered)
         evaluated.append((entry, fields, lowered))
@@ -151,12 +136,11 @@ def read_bibtex(text: str, file_name: str) -> ReadResult:
             problems.append(Problem(file_name, _line(entry), reason))
             continue
         lineage = _lineage(lowered, entry.key, fields_by_key)
-        key = renamed.get(id(entry), entry.key)
 
         def warn(reason: str, line: int | None = _line(entry)) -> None:
             warnings.append(Problem(file_name, line, reason))
 
-        record = _record(entry, key, fields, lineage, warn)
+        record = _record(entry, fields, lineage, warn)
         if record is None:
             problems.append(Problem(file_name, _line(entry), "no title"))
         else:
@@ -206,7 +190,10 @@ def _failure_reason(raw: str | None, error: Exception) -> str:
 
 
 def _evaluate_strings(
-    library: bibtexparser.Library, expansion: _Expansion, problems: list[Problem]
+    library: bibtexparser.Library,
+    expansion: _Expansion,
+    problems: list[Problem],
+    warnings: list[Problem],
 ) -> dict[str, str]:
     """@string macros in file order, each able to use the ones defined before it."""
     strings = dict(_MONTHS)
@@ -217,7 +204,13 @@ def _evaluate_strings(
         except _MalformedValue as error:
             reason = f"@string {string.key}: {error}"
             problems.append(Problem(expansion.file_name, _line(string), reason))
+        warnings += _undefined(expansion.file_name, _line(string), undefined)
     return strings
+
+
+def _undefined(file_name: str, line: int | None, names: list[str]) -> list[Problem]:
+    reason = "@string {!r} is not defined: its field is left empty, as bibtex does"
+    return [Problem(file_name, line, reason.format(name)) for name in dict.fromkeys(names)]
 
 
 def _evaluate_fields(
@@ -338,7 +331,6 @@ def _lineage(
 
 def _record(
     entry: Entry,
-    key: str,
     fields: dict[str, str],
     lineage: list[dict[str, str]],
     warn: Callable[[str], None],
@@ -376,7 +368,7 @@ def _record(
         entry_type=entry.entry_type.lower(),
         raw_fields=tuple(fields.items()),
         line=_line(entry),
-        citation_key=key or None,
+        citation_key=entry.key or None,
         user=user,
     )
 

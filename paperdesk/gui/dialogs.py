@@ -137,11 +137,14 @@ class ImportReportDialog(QDialog):
         parts = []
         for file in self.report.files:
             parts.append(f"<p>{html.escape(file.summary())}</p>")
-            if file.problems:
-                shown = file.problems[:50]
-                items = "".join(f"<li>{html.escape(problem)}</li>" for problem in shown)
-                parts.append(f"<p>Skipped, and why:</p><ul>{items}</ul>")
-                if more := len(file.problems) - len(shown):
+            # Every entry that was skipped, merged into a paper or imported with a
+            # warning, each with its file:line (the first 50 of a file).
+            details = file.details()
+            if details:
+                shown = details[:50]
+                items = "".join(f"<li>{html.escape(detail)}</li>" for detail in shown)
+                parts.append(f"<ul>{items}</ul>")
+                if more := len(details) - len(shown):
                     parts.append(f"<p>…and {more} more.</p>")
         return "".join(parts)
 
@@ -174,16 +177,16 @@ def menu_shortcuts(menu_bar: QMenuBar) -> list[tuple[str, str, str]]:
 
     def walk(menu: QMenu, path: list[str]) -> None:
         for action in menu.actions():
-            if action.menu() is not None:
-                walk(action.menu(), [*path, action.menu().title().replace("&", "")])
+            if isinstance(submenu := action.menu(), QMenu):
+                walk(submenu, [*path, submenu.title().replace("&", "")])
             elif not action.shortcut().isEmpty():
                 keys = action.shortcut().toString(native)
                 name = action.data() or action.text().replace("&", "")
                 rows.append((" › ".join(path), name, keys))
 
     for action in menu_bar.actions():
-        if action.menu() is not None:
-            walk(action.menu(), [action.text().replace("&", "")])
+        if isinstance(menu := action.menu(), QMenu):
+            walk(menu, [action.text().replace("&", "")])
     return rows
 
 
@@ -220,7 +223,8 @@ class ShortcutsDialog(QDialog):
         self.resize(560, 600)
 
     def rows(self) -> list[tuple[str, str, str]]:
-        return [
-            tuple(self.table.item(row, column).text() for column in range(3))  # type: ignore[misc]
-            for row in range(self.table.rowCount())
-        ]
+        def text(row: int, column: int) -> str:
+            item = self.table.item(row, column)
+            return item.text() if item is not None else ""
+
+        return [(text(row, 0), text(row, 1), text(row, 2)) for row in range(self.table.rowCount())]

@@ -17,13 +17,13 @@ from typing import TextIO
 from paperdesk.core.changes import Changes
 from paperdesk.core.citekeys import DEFAULT_PATTERN as DEFAULT_PATTERN  # the CLI's default
 from paperdesk.core.citekeys import assign_keys, check_pattern, is_valid_key
-from paperdesk.core.errors import InvalidValueError
+from paperdesk.core.errors import Cancelled, InvalidValueError
 from paperdesk.core.models import Paper
+from paperdesk.core.scope import Scope
 from paperdesk.formats.bibtex_writer import DEFAULT_FLAVOUR as DEFAULT_FLAVOUR  # the CLI's
 from paperdesk.formats.bibtex_writer import FLAVOURS as FLAVOURS
 from paperdesk.formats.registry import BACKUP_EXTENSION, WRITERS
 from paperdesk.formats.registry import WriteOptions as Options
-from paperdesk.search.index import Cancelled
 from paperdesk.services import backup, searching
 from paperdesk.services.desk import Desk
 from paperdesk.services.export_target import check_target, open_target
@@ -33,28 +33,6 @@ BACKUP_FORMAT = "json"
 EXTENSIONS = {name: w.extensions[0] for name, w in WRITERS.items()} | {
     BACKUP_FORMAT: BACKUP_EXTENSION
 }
-
-
-@dataclass(frozen=True)
-class Scope:
-    """What to export; with nothing set, the whole library (in import order)."""
-
-    shortlist: str | None = None
-    query: str | None = None
-    ids: tuple[int, ...] | None = None
-
-    @property
-    def is_whole_library(self) -> bool:
-        return self.shortlist is None and self.query is None and self.ids is None
-
-    def describe(self) -> str:
-        if self.shortlist is not None:
-            return f"shortlist {self.shortlist!r}"
-        if self.query is not None:
-            return f"search {self.query!r}"
-        if self.ids is not None:
-            return f"{len(self.ids)} selected papers"
-        return "the whole library"
 
 
 @dataclass(frozen=True)
@@ -79,17 +57,6 @@ def format_for(path: Path, requested: str | None) -> str:
     raise InvalidValueError(
         f"cannot tell the format from {path.name!r}; give --format ({', '.join(EXTENSIONS)})"
     )
-
-
-def papers_in(desk: Desk, scope: Scope) -> list[int]:
-    """The ids to export, in the order the user sees them."""
-    if scope.shortlist is not None:
-        return searching.shortlist_ids(desk, scope.shortlist)
-    if scope.query is not None:
-        return searching.find_ids(desk, scope.query).ids
-    if scope.ids is not None:
-        return desk.library.require_papers(scope.ids)
-    return searching.find_ids(desk, None, sort="added").ids
 
 
 def export(
@@ -121,7 +88,7 @@ def export(
         count = backup.write_backup(desk, target.path)
         return ExportResult(path, chosen, count, Changes())
     check_pattern(options.key_pattern)
-    loaded, changes = _with_stored_keys(desk, papers_in(desk, scope), options.key_pattern)
+    loaded, changes = _with_stored_keys(desk, searching.scope_ids(desk, scope), options.key_pattern)
     papers = _checking_cancel(loaded, cancelled)
     options = replace(options, heading=_heading(scope), tag_colours=_tag_colours(desk))
     with open_target(target, desk.folder, newline=WRITERS[chosen].newline) as stream:
@@ -135,9 +102,9 @@ def preview(
     """The first entries as they would be written (keys shown as they would be made)."""
     if format == BACKUP_FORMAT:
         return "(a JSON backup of the whole library: every paper and all your data)"
-    ids = papers_in(desk, scope)[:limit]
+    ids = searching.scope_ids(desk, scope)[:limit]
     stream = io.StringIO()
-    _write(format, desk.library.papers(ids), stream, options)
+    _write(format, desk.library.papers.get_many(ids), stream, options)
     return stream.getvalue()
 
 
@@ -146,7 +113,7 @@ def _heading(scope: Scope) -> str | None:
 
 
 def _tag_colours(desk: Desk) -> tuple[tuple[str, str], ...]:
-    return tuple((tag.name, tag.colour) for tag in desk.library.tags() if tag.colour)
+    return tuple((tag.name, tag.colour) for tag in desk.library.tags.all() if tag.colour)
 
 
 def _write(format: str, papers: Iterable[Paper], stream: TextIO, options: Options) -> int:
@@ -161,13 +128,13 @@ def _with_stored_keys(desk: Desk, ids: Sequence[int], pattern: str) -> tuple[lis
     An imported key BibTeX would refuse (`Müller2020`) counts as missing: otherwise
     every export would invent a different replacement for it.
     """
-    papers = desk.library.papers(ids)
+    papers = desk.library.papers.get_many(ids)
     keyless = [p for p in papers if not (p.citation_key and is_valid_key(p.citation_key))]
     if not keyless:
         return papers, Changes()
-    taken = desk.library.citation_keys_in_use() - {p.citation_key for p in keyless}
+    taken = desk.library.papers.citation_keys_in_use() - {p.citation_key for p in keyless}
     new_keys = dict(zip((p.id for p in keyless), assign_keys(keyless, pattern, taken), strict=True))
-    changes = desk.library.set_citation_keys(new_keys)
+    changes = desk.library.papers.set_citation_keys(new_keys)
     # Keys are not searchable: the index needs no new documents, only the new generation.
     desk.index.mark_current(desk.library.generation())
     keyed = [replace(p, citation_key=new_keys[p.id]) if p.id in new_keys else p for p in papers]
