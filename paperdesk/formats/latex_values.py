@@ -165,8 +165,40 @@ def _math(opener: str, content: str, closer: str) -> Token:
 def tokens_of(text: str, dialect: Dialect) -> list[Token]:
     """Text split into words, grouping/escaped braces, math and fixed LaTeX, balanced."""
     tokens = _tokens(clean(text), dialect)
+    if dialect.latex and not dialect.from_bibtex:
+        _underscore_emphasis(tokens)
     balance(tokens, "\\textbraceleft{}", "\\textbraceright{}")
     return tokens
+
+
+_UNDERSCORE = _ESCAPES["_"]
+
+
+def _underscore_emphasis(tokens: list[Token]) -> None:
+    """Markdown's `_e3nn_` and `__bold__` in web text as `\\emph{}` and `\\textbf{}`.
+
+    Web abstracts mix Markdown into their LaTeX; `*x*` survives in BibTeX (the text
+    engine reads it back), but an underscore must be escaped, and `\\_e3nn\\_` would
+    read back as the underscores themselves. `snake_case` is no emphasis: the opening
+    underscores follow no word character, the closing ones precede none.
+    """
+    for run, command in ((2, "\\textbf{"), (1, "\\emph{")):
+        for start in range(len(tokens) - 2 * run):
+            window = tokens[start : start + 2 * run + 1]
+            inner = window[run]
+            marks = window[:run] + window[run + 1 :]
+            if inner.kind != TEXT or any(t.text != _UNDERSCORE for t in marks):
+                continue
+            before = tokens[start - 1].text[-1:] if start else ""
+            end = start + 2 * run + 1
+            after = tokens[end].text[:1] if end < len(tokens) else ""
+            if inner.text.strip() != inner.text or before.isalnum() or after.isalnum():
+                continue
+            if before == "_" or after == "_":  # part of a longer run of underscores
+                continue
+            for mark in marks:
+                mark.kind, mark.text = FIXED, ""
+            window[0].text, window[-1].text = command, "}"
 
 
 def _tokens(text: str, dialect: Dialect) -> list[Token]:
@@ -266,8 +298,9 @@ def finish(value: str) -> str:
 
 
 def verbatim(text: str) -> str:
-    """A URL or id as written, minus what no BibTeX value may hold (braces, blanks)."""
-    return quote(clean(text), safe="!#$%&'()*+,/:;=?@[]^`|~<>\"")
+    """A URL or id as written, minus what no BibTeX value may hold (braces, blanks) and
+    the `^^` that TeX would read as another character (a backslash: `^^5c`)."""
+    return quote(clean(text), safe="!#$%&'()*+,/:;=?@[]`|~<>\"")
 
 
 # --- ASCII for classic BibTeX --------------------------------------------------------
