@@ -61,8 +61,11 @@ def read_user_data(fields: dict[str, str], warn: Warn) -> tuple[UserData, bool]:
         return read_plain_value(fields.get(name, ""))
 
     keywords = value(TAGS)
-    separator = "," if "," in keywords or ";" not in keywords else ";"
+    # Ours are always `,`-separated (a tag may hold a `;`); other tools' use either.
+    ours = any(name.startswith("x-paperdesk-") for name in fields)
+    separator = "," if ours or "," in keywords or ";" not in keywords else ";"
     data = user_data(
+        warn,
         tags=split_names(keywords, separator),
         tag_colours=parse_colours(value(TAG_COLOURS).split(","), TAG_COLOURS, warn),
         note=value(NOTE),

@@ -133,6 +133,7 @@ def read_csv(text: str, file_name: str) -> ReadResult:
 def _user_data(values: dict[str, str], warn: Warn) -> UserData:
     """The user data in csv_writer's columns (`;` between names, as it writes them)."""
     return user_data(
+        warn,
         tags=split_names(values.get("tags", "")),
         tag_colours=parse_colours(values.get("tag_colours", "").split(";"), "tag_colours", warn),
         note=values.get("note", ""),

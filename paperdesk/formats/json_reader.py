@@ -196,6 +196,7 @@ def _user_data(item: dict[str, Any], warn: Warn) -> UserData:
     )
     rating, note = item.get("rating"), item.get("note")
     return user_data(
+        warn,
         tags=_names(item.get("tags")),
         tag_colours=parse_colours(pairs, "tag_colours", warn),
         note=note if isinstance(note, str) else "",

@@ -154,7 +154,9 @@ def _user_lines(raw_fields: tuple[tuple[str, str], ...]) -> dict[str, list[str]]
 
 def _user_data(fields: dict, mine: dict[str, list[str]], note: str, warn: Warn) -> UserData:
     return user_data(
-        tags=[str(keyword) for keyword in fields.get("keywords", [])],
+        warn,
+        # One tag a line, as ris_writer writes them; other tools list several in one.
+        tags=[tag for keyword in fields.get("keywords", []) for tag in str(keyword).split(",")],
         tag_colours=parse_colours(mine.get("tag-colour", []), "tag-colour", warn),
         note=note,
         rating=parse_rating(" ".join(mine.get("rating", [])), "rating", warn),

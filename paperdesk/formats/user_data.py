@@ -15,7 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 
+from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.models import MAX_RATING, Paper, Status, UserData
+from paperdesk.core.rules import SHORTLIST, TAG, clean_name
 
 #: What joins names in one cell or field: tag names may not hold a comma, shortlist
 #: names hold anything but this.
@@ -90,6 +92,7 @@ def is_true(text: str) -> bool:
 
 
 def user_data(
+    warn: Warn,
     *,
     tags: Sequence[str] = (),
     tag_colours: Sequence[tuple[str, str]] = (),
@@ -98,17 +101,31 @@ def user_data(
     status: Status | None = None,
     shortlists: Sequence[str] = (),
 ) -> UserData:
-    """A UserData with names and the note trimmed, empty names and repeats dropped.
+    """A UserData with the note trimmed and names as the library keeps them (blanks
+    trimmed around each `/` level, repeats dropped); a name the library would refuse
+    (a tag with a comma, `a//b`) is left out with a warning.
 
     Only the colours of tags the entry has are kept: a colour says how a tag of this
     paper looks, not which tags it has.
     """
-    clean_tags = tuple(dict.fromkeys(t.strip() for t in tags if t.strip()))
+    clean_tags = _valid_names(tags, TAG, warn)
     return UserData(
         tags=clean_tags,
         tag_colours=tuple((name, colour) for name, colour in tag_colours if name in clean_tags),
         note=note.strip(),
         rating=rating,
         status=status,
-        shortlists=tuple(dict.fromkeys(s.strip() for s in shortlists if s.strip())),
+        shortlists=_valid_names(shortlists, SHORTLIST, warn),
     )
+
+
+def _valid_names(names: Sequence[str], kind: str, warn: Warn) -> tuple[str, ...]:
+    valid = []
+    for name in names:
+        if not name.strip():
+            continue
+        try:
+            valid.append(clean_name(name, kind))
+        except InvalidValueError as error:
+            warn(f"{error}: left out")
+    return tuple(dict.fromkeys(valid))
