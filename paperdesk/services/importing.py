@@ -16,6 +16,7 @@ from pathlib import Path
 
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import Cancelled, PaperdeskError, StalePlanError
+from paperdesk.formats.registry import printable_path
 from paperdesk.services import backup, history, indexing
 from paperdesk.services.desk import Desk
 from paperdesk.services.import_plan import FilePlan, Progress, plan_file
@@ -73,13 +74,13 @@ def import_file(
             return cancelled_report(path), Changes()
         except StalePlanError as error:
             log.info("planning %s again: %s", path, error)
-    report = FileReport(file=str(path))
+    report = FileReport(file=printable_path(path))
     report.error = "the library kept changing while this file was being imported; try again"
     return report, Changes()
 
 
 def cancelled_report(path: Path) -> FileReport:
-    report = FileReport(file=str(path))
+    report = FileReport(file=printable_path(path))
     report.error = "cancelled; nothing from this file was imported"
     return report
 
@@ -103,7 +104,7 @@ def commit(
         return report, Changes()
     if plan.is_backup:
         return _restore(desk, plan.path, report, progress)
-    name = plan.path.name
+    name = printable_path(Path(plan.path.name))
     batch = BatchRecord(
         label=report.label,
         file_name=name,
@@ -129,6 +130,7 @@ def commit(
         present_ids=plan.present_ids,
         basis=plan.basis,
         cancelled=cancelled,
+        user=plan.user,
     )
     report.added_ids = new_ids
     # An entry merged into a paper an earlier entry added names it now that it has an id.

@@ -16,9 +16,10 @@ from typing import Any
 from sqlalchemy import Connection, and_, func, insert, select, update
 
 from paperdesk.core.errors import Cancelled, StalePlanError
-from paperdesk.core.models import ImportBatch, PaperRecord
+from paperdesk.core.models import ImportBatch, PaperRecord, Status, UserData
 from paperdesk.core.text import fingerprint, title_key
 from paperdesk.store.database import SubStore
+from paperdesk.store.import_user_data import write_user_data
 from paperdesk.store.tables import authors_t, batch_papers_t, batches_t, chunked, now, papers_t
 
 #: New papers written per executemany round (a cancel is noticed between rounds).
@@ -115,11 +116,15 @@ class ImportStore(SubStore):
         present_ids: Sequence[int] = (),
         basis: PlanBasis | None = None,
         cancelled: Callable[[], bool] | None = None,
+        user: Mapping[int, UserData] | None = None,
     ) -> list[int]:
         """Write one file's import in one transaction, as one undoable action; returns
         the new papers' ids, in order.
 
         `updates` are merged values by paper id; a negative id -n is the n-th new paper.
+        `user` is the user data (tags, note, shortlists) the file gives papers, by the
+        same ids (store/import_user_data.py); a new paper's status and rating are its
+        record's.
         `batch` records the file with the papers it held (`present_ids` and the new
         ones). StalePlanError when the library is not as `basis` says (plan again);
         Cancelled when `cancelled()` turns true. Either way nothing was written.
@@ -144,6 +149,8 @@ class ImportStore(SubStore):
             ):
                 _insert_papers(connection, papers, first_id, cancelled)
                 _update_papers(connection, resolved)
+            users = {(new_ids[-i - 1] if i < 0 else i): v for i, v in (user or {}).items()}
+            write_user_data(w, users, [i for i in users if i < first_id])
             if batch is not None:
                 last_batch = connection.scalar(select(func.coalesce(func.max(batches_t.c.id), 0)))
                 # The batch's links to the papers already there; those to the new
@@ -196,8 +203,8 @@ def _paper_values(paper: NewPaper, stamp: datetime) -> dict[str, Any]:
         "url": record.ids.url,
         "entry_type": record.entry_type,
         "citation_key": paper.citation_key,
-        "status": "new",
-        "rating": 0,
+        "status": (record.user.status or Status.NEW).value,
+        "rating": record.user.rating or 0,
         "added": stamp,
         "updated": stamp,
         "fingerprint": keys["fingerprint"],
