@@ -38,6 +38,8 @@ class FeatureConfig:
     min_df: int = 2
     # A term in more than this share of papers says nothing either ("we", "the").
     max_df: float = 0.95
+    # The title said again: a title is the author's own summary of the paper.
+    title_weight: int = 1
 
     def vectorizer(self, analyzer: str | Callable[[str], list[str]] = "word") -> HashingVectorizer:
         return HashingVectorizer(
@@ -128,7 +130,7 @@ def _tokenise(
     texts: list[str] = []
     for paper_id, paper in papers:
         ids.append(paper_id)
-        texts.append(reader_text(paper, hidden))
+        texts.append(reader_text(paper, hidden, config.title_weight))
     return np.array(ids, dtype=np.int64), _term_frequencies(config.vectorizer(), texts)
 
 

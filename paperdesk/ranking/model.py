@@ -1,13 +1,11 @@
 """'Most promising first': a linear scorer learnt from the user's decisions.
 
-Every scorer here is linear in the TF-IDF row (score = row . weights + bias), whether
-it was learnt (a linear SVM) or made for a cold start (the direction of a query or of
-the kept papers). That keeps scoring 100,000 papers one sparse product, and lets
-`explain` say which words raised or lowered any score.
+The scorer is a linear SVM over the TF-IDF rows (score = row . weights + bias), from
+the first kept paper or query on. Linear keeps scoring 100,000 papers one sparse
+product, and lets `explain` say which words raised or lowered any score.
 
 Which learner, with which settings, was chosen by simulating triage on the real corpus
-(bench/bench_ranking.py --learners); the alternatives tried and their figures are in
-the docstring of LEARNERS below.
+(see LEARNER below).
 """
 
 from __future__ import annotations
@@ -19,8 +17,6 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LogisticRegression
-from sklearn.naive_bayes import ComplementNB
 from sklearn.svm import LinearSVC
 
 from paperdesk.core.models import Status
@@ -45,7 +41,7 @@ class Scorer:
 
     weights: np.ndarray
     bias: float
-    # "learnt" once both classes exist; "query" / "kept" while it starts cold.
+    # "learnt" once both classes were decided; "kept" / "query" while it starts cold.
     kind: str
 
     def scores(self, matrix: sp.csr_matrix) -> np.ndarray:
@@ -80,61 +76,61 @@ def linear_svm(c: float, ratio: float) -> Learner:
     return fit
 
 
-def logistic(c: float, ratio: float) -> Learner:
-    def fit(x: sp.csr_matrix, y: np.ndarray) -> tuple[np.ndarray, float]:
-        model = LogisticRegression(C=c, solver="liblinear")
-        model.fit(x, y, sample_weight=balanced_weights(y, ratio))
-        return model.coef_.ravel(), float(model.intercept_[0])
-
-    return fit
-
-
-def complement_nb(alpha: float) -> Learner:
-    def fit(x: sp.csr_matrix, y: np.ndarray) -> tuple[np.ndarray, float]:
-        model = ComplementNB(alpha=alpha).fit(x, y)
-        log_prob = model.feature_log_prob_
-        return log_prob[1] - log_prob[0], 0.0
-
-    return fit
+# The learner and its settings, chosen by simulation (bench/bench_ranking.py --learners;
+# the alternatives and their figures are in the report): ASReview's balancing, a little
+# less regularisation than its C=0.11, and presumed-irrelevant papers as in CAL.
+LEARNER = linear_svm(c=0.3, ratio=9.8)
+# Each fit adds this many random undecided papers as irrelevant (Cormack and Grossman's
+# "presumed non-relevant" documents): most undecided papers are, and they show the
+# learner the whole library, not only the few papers decided so far. It is also what
+# lets one kept paper or a query start the ranking.
+PRESUMED_IRRELEVANT = 100
 
 
-LEARNERS: dict[str, Learner] = {
-    "svm": linear_svm(c=0.3, ratio=9.8),
-    "logistic": logistic(c=10.0, ratio=9.8),
-    "complement-nb": complement_nb(alpha=0.1),
-}
-"""Learners compared by simulation; DEFAULT_LEARNER won (figures in the report)."""
+def fit_decisions(
+    learn: Learner,
+    matrix: sp.csr_matrix,
+    rows: np.ndarray,
+    y: np.ndarray,
+    presumed: int = PRESUMED_IRRELEVANT,
+    extra_positive: sp.csr_matrix | None = None,
+) -> tuple[np.ndarray, float]:
+    """Fit on the decided rows (labels `y`), `presumed` random other rows taken as
+    irrelevant, and `extra_positive` rows (a query) taken as relevant.
 
-DEFAULT_LEARNER = "svm"
+    The sample is drawn from a generator seeded by the number of decisions: the same
+    decisions always give the same model.
+    """
+    parts = [matrix[rows]]
+    labels = [y]
+    undecided = np.setdiff1d(np.arange(matrix.shape[0]), rows, assume_unique=True)
+    if presumed and len(undecided):
+        rng = np.random.default_rng(len(rows))
+        parts.append(matrix[rng.choice(undecided, min(presumed, len(undecided)), replace=False)])
+        labels.append(np.zeros(parts[-1].shape[0], dtype=np.int64))
+    if extra_positive is not None:
+        parts.append(extra_positive)
+        labels.append(np.ones(extra_positive.shape[0], dtype=np.int64))
+    return learn(sp.vstack(parts, format="csr"), np.concatenate(labels))
 
 
-def train(
-    features: FeatureMatrix,
-    labels: Mapping[int, bool],
-    query: str = "",
-    learner: str = DEFAULT_LEARNER,
-) -> Scorer | None:
-    """The scorer for these decisions (paper id -> relevant), or None when nothing says.
+def train(features: FeatureMatrix, labels: Mapping[int, bool], query: str = "") -> Scorer | None:
+    """The scorer for these decisions (paper id -> relevant) and query, or None.
 
-    With both classes, the learner. Before that, a cold start: the direction of the kept
-    papers and of the query together (a query alone, or one kept paper, is enough).
-    With neither (only discards, no query) there is nothing to rank by: None.
+    A query alone, or one kept paper, is enough to start: the presumed-irrelevant papers
+    stand in for the discards not made yet. Only discards and no query rank nothing.
     """
     rows = features.rows(labels)
     y = np.fromiter((1 if labels[i] else 0 for i in labels), dtype=np.int64, count=len(labels))
-    if 0 < np.count_nonzero(y) < len(y):
-        weights, bias = LEARNERS[learner](features.matrix[rows], y)
-        return Scorer(weights.astype(np.float32), bias, "learnt")
-    positive_rows = rows[y == 1]
-    weights = np.zeros(features.config.n_features, dtype=np.float32)
-    if len(positive_rows):
-        weights += np.asarray(features.matrix[positive_rows].sum(axis=0)).ravel()
-    if query.strip():
-        typed = features.vectorize(query)
-        weights[typed.indices] += typed.data
-    if not weights.any():
+    typed = features.vectorize(query) if query.strip() else None
+    if typed is not None and typed.nnz == 0:
+        typed = None  # only unknown or hidden words
+    kept = int(np.count_nonzero(y))
+    if not kept and typed is None:
         return None
-    return Scorer(weights, 0.0, "kept" if len(positive_rows) else "query")
+    weights, bias = fit_decisions(LEARNER, features.matrix, rows, y, extra_positive=typed)
+    kind = "learnt" if 0 < kept < len(y) else "kept" if kept else "query"
+    return Scorer(weights.astype(np.float32), bias, kind)
 
 
 def rank(

@@ -44,9 +44,11 @@ def hidden_words_pattern(words: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile(rf"\b(?:{escaped})\w*", re.IGNORECASE)
 
 
-def reader_text(paper: Readable, hidden: re.Pattern[str] | None = None) -> str:
-    """Title (when real) and abstract as plain text, with hidden words removed."""
-    parts = [] if paper.title_is_derived else [to_plain(paper.title)]
+def reader_text(
+    paper: Readable, hidden: re.Pattern[str] | None = None, title_weight: int = 1
+) -> str:
+    """Title (when real, `title_weight` times) and abstract as plain text, hidden words cut."""
+    parts = [] if paper.title_is_derived else [to_plain(paper.title)] * title_weight
     parts.append(to_plain(paper.abstract))
     text = "\n".join(part for part in parts if part)
     return hide(text, hidden)

@@ -27,10 +27,11 @@ from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.models import PaperRecord
 from paperdesk.ranking import metrics
 from paperdesk.ranking.features import FeatureMatrix
-from paperdesk.ranking.model import DEFAULT_LEARNER, LEARNERS, Learner, linear_svm
+from paperdesk.ranking.model import LEARNER, PRESUMED_IRRELEVANT, Learner, fit_decisions, linear_svm
 from paperdesk.ranking.reading import hidden_words_pattern, reader_text
 
 DEFAULT_RETRAIN_GROWTH = 0.02
+OURS = "ours"
 BASELINE = "baseline"
 
 
@@ -98,7 +99,6 @@ def simulate(
     *,
     rule: str = "",
     hidden_words: Sequence[str] = (),
-    learner: str = DEFAULT_LEARNER,
     with_baseline: bool = True,
     retrain_growth: float = DEFAULT_RETRAIN_GROWTH,
     stop_recall: float = 1.0,
@@ -118,10 +118,11 @@ def simulate(
     first = prior_rows(y, prior, seed)
     stop = metrics.needed(n_relevant, stop_recall)
     features = FeatureMatrix.build(enumerate(records), hidden=hidden_words)
-    runs = [replay(learner, features.matrix, y, LEARNERS[learner], first, retrain_growth, stop)]
+    schedule = (first, retrain_growth, stop)
+    runs = [replay(OURS, features.matrix, y, LEARNER, *schedule, presumed=PRESUMED_IRRELEVANT)]
     if with_baseline:
         matrix = baseline_features(records, hidden_words)
-        runs.append(replay(BASELINE, matrix, y, baseline_learner(), first, retrain_growth, stop))
+        runs.append(replay(BASELINE, matrix, y, baseline_learner(), *schedule, presumed=0))
     return SimulationResult(rule, len(y), n_relevant, prior, seed, tuple(runs), retrain_growth)
 
 
@@ -141,8 +142,12 @@ def replay(
     first: list[int],
     retrain_growth: float,
     stop: int,
+    presumed: int,
 ) -> Run:
-    """Read `first`, then most promising first, until `stop` relevant papers are found."""
+    """Read `first`, then most promising first, until `stop` relevant papers are found.
+
+    Each fit adds `presumed` random unread rows as irrelevant (0 for the baseline).
+    """
     order = list(first)
     read = np.zeros(len(y), dtype=bool)
     read[order] = True
@@ -151,7 +156,8 @@ def replay(
     fit_seconds = 0.0
     while found < stop and len(order) < len(y):
         started = time.perf_counter()
-        weights, bias = learn(matrix[order], y[order])
+        rows = np.array(order)
+        weights, bias = fit_decisions(learn, matrix, rows, y[rows], presumed)
         fit_seconds += time.perf_counter() - started
         fits += 1
         scores = np.asarray(matrix @ weights.astype(matrix.dtype), dtype=np.float64) + bias
