@@ -2,7 +2,7 @@
 
 Prints figures; not a test. Needs ../shared/data/corpus.jsonl. Usage:
     python bench/bench_ranking.py [--seeds 5] [--relevant venue=CORL ...]   simulation table
-    python bench/bench_ranking.py --learners        the learners and features compared
+    python bench/bench_ranking.py --learners [NAME_PART]   the learners and features compared
     python bench/bench_ranking.py --check-schedule  retrain every decision vs the growth
     python bench/bench_ranking.py --speed [--papers 100000]   build, retrain, score, next
 Run it under `nice -n 10`: the long modes take minutes on two cores.
@@ -45,6 +45,7 @@ from paperdesk.ranking.model import (
 from paperdesk.ranking.simulation import (
     BASELINE,
     DEFAULT_RETRAIN_GROWTH,
+    OURS,
     baseline_features,
     baseline_learner,
     prior_rows,
@@ -102,6 +103,34 @@ def simulation_table(
             f"{'':<17} {'':5} {'random':<10} {first.random_read_to_95:7.1f} (expected)"
             f"  {100 * first.random_wss_95:7.1f}%"
         )
+
+
+def check_schedule(records: Sequence[PaperRecord], rules: list[RelevanceRule], seeds: int) -> None:
+    """Ours, retrained after every decision vs after each DEFAULT_RETRAIN_GROWTH step."""
+    print(f"\nRetrain schedule (ours, read to 95% recall; seeds 0..{seeds - 1})")
+    for rule in rules:
+        for growth in (0.0, DEFAULT_RETRAIN_GROWTH):
+            started = time.perf_counter()
+            results = [
+                simulate(
+                    records,
+                    rule.is_relevant,
+                    seed=seed,
+                    rule=rule.text,
+                    hidden_words=rule.hidden_words,
+                    with_baseline=False,
+                    retrain_growth=growth,
+                    stop_recall=metrics.RECALL_TARGET,
+                )
+                for seed in range(seeds)
+            ]
+            reads = [r.read_to_95(OURS) for r in results]
+            fits = statistics.fmean(r.run(OURS).fits for r in results)
+            print(
+                f"  {rule.text:<16} growth {growth:4.2f}: {spread(reads)}  {reads}"
+                f"  ({fits:.0f} fits, {time.perf_counter() - started:.0f} s)",
+                flush=True,
+            )
 
 
 def logistic(c: float, ratio: float) -> Learner:
@@ -263,6 +292,7 @@ def main() -> None:
     parser.add_argument("--relevant", action="append", help="FIELD=VALUE (repeatable)")
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--learners", nargs="?", const="", metavar="NAME_PART")
+    parser.add_argument("--check-schedule", action="store_true")
     parser.add_argument("--speed", action="store_true")
     parser.add_argument("--papers", type=int, default=100_000)
     args = parser.parse_args()
@@ -272,7 +302,9 @@ def main() -> None:
         speed(records, args.papers)
         return
     rules = [parse_relevant(text) for text in (args.relevant or DEFINITIONS)]
-    if args.learners is not None:
+    if args.check_schedule:
+        check_schedule(records, rules, args.seeds)
+    elif args.learners is not None:
         compare_learners(records, rules, args.seeds, args.learners)
     else:
         simulation_table(records, rules, args.seeds)

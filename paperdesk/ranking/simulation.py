@@ -77,6 +77,31 @@ class SimulationResult:
     def random_wss_95(self) -> float:
         return metrics.work_saved(round(self.random_read_to_95), self.n_papers)
 
+    def summary(self) -> str:
+        """The figures as a few lines of text: what `paperdesk simulate` prints."""
+        shares = (0.05, 0.1, 0.2, 0.3, 0.5)
+        reads = [max(1, round(share * self.n_papers)) for share in shares]
+        head = "  ".join(f"{share:>5.0%}" for share in shares)
+        lines = [
+            f"{self.rule or 'relevant'}: {self.n_relevant} of {self.n_papers} papers"
+            f" ({self.n_relevant / self.n_papers:.1%}); prior {self.prior}+{self.prior},"
+            f" seed {self.seed}",
+            f"{'method':<10} {'read to 95%':>11} {'WSS@95':>7}   recall after reading {head}",
+        ]
+        for run in self.runs:
+            recalls = metrics.recall_after(run.found_at, self.n_relevant, reads)
+            lines.append(
+                f"{run.method:<10} {self.read_to_95(run.method):>11} "
+                f"{self.wss_95(run.method):>7.1%}   {'':<21}"
+                + "  ".join(f"{recall:>5.0%}" for recall in recalls)
+            )
+        random_recalls = "  ".join(f"{min(1.0, share):>5.0%}" for share in shares)
+        lines.append(
+            f"{'random':<10} {self.random_read_to_95:>11.0f} {self.random_wss_95:>7.1%}"
+            f"   {'(expected)':<21}{random_recalls}"
+        )
+        return "\n".join(lines)
+
     def to_json(self) -> str:
         """Totals, the figures per method and each method's curve (reads at each find)."""
         out = asdict(self)

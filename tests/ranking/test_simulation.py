@@ -38,6 +38,13 @@ def test_the_result_reports_both_methods_and_the_curve() -> None:
     assert ours["recall_at_read"][-1][1] == 1.0
     assert ours["read_to_95"] == result.read_to_95(OURS) < result.random_read_to_95
     assert report["n_relevant"] == sum(relevant) and report["rule"] == "synthetic"
+    lines = result.summary().splitlines()
+    assert lines[0].startswith(f"synthetic: {sum(relevant)} of 150 papers")
+    assert [line.split()[:2] for line in lines[2:]] == [
+        ["ours", str(result.read_to_95(OURS))],
+        ["baseline", str(result.read_to_95(BASELINE))],
+        ["random", f"{result.random_read_to_95:.0f}"],
+    ]
 
 
 def test_too_few_relevant_papers_for_the_prior_is_a_clear_error() -> None:
