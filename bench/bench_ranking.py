@@ -69,16 +69,19 @@ def load_corpus() -> tuple[PaperRecord, ...]:
     return read_file(CORPUS).records
 
 
-def spread(values: Sequence[float]) -> str:
+def spread(values: Sequence[float], digits: int = 1) -> str:
     sd = statistics.pstdev(values) if len(values) > 1 else 0.0
-    return f"{statistics.fmean(values):7.1f} ±{sd:6.1f}"
+    return f"{statistics.fmean(values):7.{digits}f} ±{sd:5.{digits}f}"
 
 
 def simulation_table(
     records: Sequence[PaperRecord], rules: list[RelevanceRule], seeds: int
 ) -> None:
     print(f"\nSimulated triage, prior 1+1, seeds 0..{seeds - 1}: mean ± sd over seeds")
-    header = "definition        prev.  method     read to 95%        WSS@95"
+    header = (
+        "definition       prev.  method    read to 95%      WSS@95 (%)      "
+        "seeds where ours read fewer / as many / more"
+    )
     print(header + "\n" + "-" * len(header))
     for rule in rules:
         results = [
@@ -93,15 +96,22 @@ def simulation_table(
             for seed in range(seeds)
         ]
         first = results[0]
+        ours = [r.read_to_95(OURS) for r in results]
+        theirs = [r.read_to_95(BASELINE) for r in results]
+        fewer = sum(a < b for a, b in zip(ours, theirs, strict=True))
+        same = sum(a == b for a, b in zip(ours, theirs, strict=True))
+        tally = f"{fewer} / {same} / {seeds - fewer - same}"
         prevalence = f"{first.n_relevant / first.n_papers:5.1%}"
-        for method in (first.runs[0].method, BASELINE):
-            reads = [r.read_to_95(method) for r in results]
+        for method, reads in ((OURS, ours), (BASELINE, theirs)):
             wss = [100 * r.wss_95(method) for r in results]
-            print(f"{rule.text:<17} {prevalence} {method:<10} {spread(reads)}  {spread(wss)}%")
-            prevalence = "     "
+            print(
+                f"{rule.text:<16} {prevalence}  {method:<9} {spread(reads)}  {spread(wss, 2)}"
+                f"  {tally}"
+            )
+            prevalence, tally = "     ", ""
         print(
-            f"{'':<17} {'':5} {'random':<10} {first.random_read_to_95:7.1f} (expected)"
-            f"  {100 * first.random_wss_95:7.1f}%"
+            f"{'':<16} {'':5}  {'random':<9} {first.random_read_to_95:7.1f} (expected)"
+            f"  {100 * first.random_wss_95:7.2f}"
         )
 
 

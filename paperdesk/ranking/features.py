@@ -7,15 +7,19 @@ frequencies change, and re-weighting every row with new IDF values is cheap spar
 arithmetic next to tokenising (see bench/bench_ranking.py for the figures).
 
 A FeatureMatrix never changes after it is made; `with_papers` and `without` return a
-new one. A model being trained in a background thread keeps reading the matrix it was
-given while the library moves on.
+new one: a model being trained in a background thread keeps reading the matrix it was
+given while the library moves on. `save` and `load` keep a matrix beside a library, so
+reopening it does not tokenise every paper again.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import zipfile
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
@@ -23,7 +27,8 @@ from sklearn.feature_extraction.text import HashingVectorizer
 
 from paperdesk.ranking.reading import Readable, hidden_words_pattern, hide, reader_text
 
-FloatArray = np.ndarray
+# Bump when the tokenising or the weighting changes: older saved matrices are rebuilt.
+_FILE_FORMAT = "paperdesk-features-1"
 
 
 @dataclass(frozen=True)
@@ -58,7 +63,7 @@ class FeatureMatrix:
     def __init__(
         self,
         ids: np.ndarray,
-        counts: sp.csr_matrix,
+        tf: sp.csr_matrix,
         config: FeatureConfig,
         hidden: Sequence[str] = (),
     ) -> None:
@@ -68,10 +73,10 @@ class FeatureMatrix:
         self._vectorizer = config.vectorizer()
         self.ids = ids
         self.row_of = {int(paper_id): row for row, paper_id in enumerate(ids.tolist())}
-        # Sublinear term frequencies (1 + log tf), unweighted: kept so new papers can join.
-        self._tf = counts
-        self.idf = _idf(counts, config)
-        self.matrix = _weighted(counts, self.idf)
+        # Sublinear term frequencies (1 + log count), unweighted: kept so papers can join.
+        self._tf = tf
+        self.idf = _idf(tf, config)
+        self.matrix = _weighted(tf, self.idf)
 
     @classmethod
     def build(
@@ -97,6 +102,38 @@ class FeatureMatrix:
         """A matrix without these papers (unknown ids are ignored)."""
         kept = ~np.isin(self.ids, np.fromiter(paper_ids, dtype=np.int64))
         return FeatureMatrix(self.ids[kept], self._tf[kept], self.config, self.hidden_words)
+
+    def save(self, path: Path) -> None:
+        """Write the matrix to `path` (.npz), so a library reopens without re-tokenising."""
+        settings = json.dumps({"config": asdict(self.config), "hidden": self.hidden_words})
+        with path.open("wb") as out:
+            np.savez(
+                out,
+                format=np.array(_FILE_FORMAT),
+                settings=np.array(settings),
+                ids=self.ids,
+                data=self._tf.data,
+                indices=self._tf.indices,
+                indptr=self._tf.indptr,
+            )
+
+    @classmethod
+    def load(cls, path: Path) -> FeatureMatrix:
+        """A matrix saved by `save`; ValueError when the file is not one (rebuild then)."""
+        try:
+            with np.load(path, allow_pickle=False) as saved:
+                if str(saved["format"]) != _FILE_FORMAT:
+                    raise ValueError("not a feature matrix of this version")
+                settings = json.loads(str(saved["settings"]))
+                config = FeatureConfig(**settings["config"])
+                ids = saved["ids"]
+                tf = sp.csr_matrix(
+                    (saved["data"], saved["indices"], saved["indptr"]),
+                    shape=(len(ids), config.n_features),
+                )
+        except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as error:
+            raise ValueError(f"{path}: cannot read the feature matrix ({error})") from None
+        return cls(ids, tf, config, settings["hidden"])
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -141,7 +178,7 @@ def _term_frequencies(vectorizer: HashingVectorizer, texts: list[str]) -> sp.csr
     return counts
 
 
-def _idf(tf: sp.csr_matrix, config: FeatureConfig) -> FloatArray:
+def _idf(tf: sp.csr_matrix, config: FeatureConfig) -> np.ndarray:
     """Smoothed IDF, ln((1 + n) / (1 + df)) + 1, and 0 for columns that say nothing."""
     n = tf.shape[0]
     df = np.bincount(tf.indices, minlength=config.n_features)
@@ -151,7 +188,7 @@ def _idf(tf: sp.csr_matrix, config: FeatureConfig) -> FloatArray:
     return idf
 
 
-def _weighted(tf: sp.csr_matrix, idf: FloatArray) -> sp.csr_matrix:
+def _weighted(tf: sp.csr_matrix, idf: np.ndarray) -> sp.csr_matrix:
     weighted = tf.copy()
     weighted.data *= idf[weighted.indices]
     weighted.eliminate_zeros()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from paperdesk.core.models import PaperRecord
 from paperdesk.ranking.features import FeatureConfig, FeatureMatrix
@@ -57,3 +58,23 @@ def test_replacing_and_removing_papers() -> None:
         [(i, r) for i, r in enumerate(records) if i not in (3, 7)] + [(7, edited)]
     )
     assert _same(changed.matrix, expected.matrix)
+
+
+def test_a_saved_matrix_loads_as_it_was(tmp_path) -> None:
+    records, _ = make_records(n=40)
+    features = FeatureMatrix.build(enumerate(records), hidden=["graph"])
+    features.save(tmp_path / "features.npz")
+    loaded = FeatureMatrix.load(tmp_path / "features.npz")
+    assert list(loaded.ids) == list(features.ids)
+    assert _same(loaded.matrix, features.matrix)
+    assert loaded.hidden_words == ("graph",) and loaded.config == features.config
+    assert loaded.vectorize("graph").nnz == 0
+    grown = loaded.with_papers([(99, records[0])])
+    assert _same(grown.matrix[:40], features.with_papers([(99, records[0])]).matrix[:40])
+
+
+def test_a_damaged_saved_matrix_is_refused(tmp_path) -> None:
+    damaged = tmp_path / "features.npz"
+    damaged.write_bytes(b"not a matrix")
+    with pytest.raises(ValueError, match="features.npz"):
+        FeatureMatrix.load(damaged)
