@@ -22,7 +22,6 @@ from paperdesk.config import BACKUP_DIR, resolve_library_dir
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import PaperdeskError, QueryError
 from paperdesk.core.models import Paper, Status
-from paperdesk.formats.richtext import to_plain
 from paperdesk.search.query import CHEAT_SHEET
 from paperdesk.services import (
     backup,
@@ -41,6 +40,7 @@ from paperdesk.services import (
 )
 from paperdesk.services.desk import Desk
 from paperdesk.services.near_duplicates import SUGGEST_THRESHOLD
+from paperdesk.text import to_plain
 
 log = logging.getLogger("paperdesk")
 EXIT_ERROR = 1

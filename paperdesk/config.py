@@ -15,6 +15,18 @@ INDEX_DIR = "index"
 BACKUP_DIR = "backups"
 
 
+def bundled_dir(name: str) -> Path:
+    """A folder the app ships (`resources`, `seeds`).
+
+    A wheel installs the project's top-level `resources/` and `seeds/` inside the package
+    (pyproject maps them to `paperdesk.resources` and `paperdesk.seeds`); a source
+    checkout or an editable install keeps them beside the package.
+    """
+    package = Path(__file__).resolve().parent
+    installed = package / name
+    return installed if installed.is_dir() else package.parent / name
+
+
 def default_library_dir() -> Path:
     return user_data_path(APP_NAME, appauthor=False) / "library"
 

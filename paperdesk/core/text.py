@@ -18,10 +18,12 @@ def collapse_whitespace(text: str) -> str:
 
 
 def normalise_for_matching(text: str) -> str:
-    """Lower-case words without accents, punctuation, LaTeX braces or markup spacing.
+    """Lower-case words without accents, punctuation, braces or markup spacing.
 
-    Two spellings of one title or abstract (`Rockt{\\"a}schel` vs `Rocktäschel`, a
-    trailing period, different line breaks) normalise to the same string.
+    Two spellings of one title or abstract (`Rocktäschel` vs `Rocktaschel`, a trailing
+    period, different line breaks) normalise to the same string. LaTeX is not read here
+    (the core knows no markup): `Rockt{\\"a}schel` gives "rockt a schel". Readers hand
+    titles over as display text, so that only matters for abstracts, kept as written.
     """
     if not text.isascii():  # most abstracts are ASCII: skip the per-character pass
         decomposed = unicodedata.normalize("NFKD", text)

@@ -1,1 +1,1 @@
-"""formats layer (see DESIGN.md §2)."""
+"""File formats, one module per format and direction, no database; registry.py names them."""

@@ -7,7 +7,7 @@ A value that is not such an expression (`title = {A} author = {B}`, a missing co
 makes its entry a Problem instead of a silently wrong record.
 
 Display values (title, authors, venue) are converted from LaTeX to Unicode by
-formats.richtext; the evaluated fields stay in `raw_fields` with their LaTeX, for export.
+paperdesk.text; the evaluated fields stay in `raw_fields` with their LaTeX, for export.
 """
 
 from __future__ import annotations
@@ -21,13 +21,19 @@ from bibtexparser.middlewares.names import (
     parse_single_name_into_parts,
     split_multiple_persons_names,
 )
-from bibtexparser.model import DuplicateBlockKeyBlock, DuplicateFieldKeyBlock, Entry
+from bibtexparser.model import (
+    Block,
+    DuplicateBlockKeyBlock,
+    DuplicateFieldKeyBlock,
+    Entry,
+    ParsingFailedBlock,
+)
 
 from paperdesk.core.errors import FormatError
+from paperdesk.core.identifiers import identifiers_from
 from paperdesk.core.models import PaperRecord
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
-from paperdesk.formats.identifiers import identifiers_from
-from paperdesk.formats.richtext import to_plain
+from paperdesk.text import to_plain
 
 log = logging.getLogger(__name__)
 # The splitter logs every aborted block as a warning, with 0-based line numbers; each
@@ -75,17 +81,17 @@ def read_bibtex(text: str, file_name: str) -> ReadResult:
     strings = _evaluate_strings(library, file_name, problems)
     entries: list[Entry] = list(library.entries)
     for block in library.failed_blocks:
-        line = block.start_line + 1 if block.start_line is not None else None
+        line = _line(block)
         if isinstance(block, DuplicateFieldKeyBlock):
             # BibTeX itself warns and keeps the first value; one repeated `url` line
             # should not cost the user the whole paper.
             log.info("%s:%s: repeated field %s", file_name, line, sorted(block.duplicate_keys))
-            entries.append(block.ignore_error_block)
+            entries.append(_kept_entry(block))
         elif isinstance(block, DuplicateBlockKeyBlock) and block.key == "":
-            entries.append(block.ignore_error_block)  # JabRef writes `@Article{,` freely
+            entries.append(_kept_entry(block))  # JabRef writes `@Article{,` freely
         elif isinstance(block, DuplicateBlockKeyBlock):
-            first = block.previous_block.start_line
-            reason = f"citation key {block.key!r} is already used by the entry on line {first + 1}"
+            first = _line(block.previous_block)
+            reason = f"citation key {block.key!r} is already used by the entry on line {first}"
             problems.append(Problem(file_name, line, reason))
         else:
             problems.append(Problem(file_name, line, _failure_reason(block.raw, block.error)))
@@ -96,7 +102,7 @@ def read_bibtex(text: str, file_name: str) -> ReadResult:
         try:
             fields = _evaluate_fields(entry, strings)
         except _MalformedValue as error:
-            problems.append(Problem(file_name, entry.start_line + 1, str(error)))
+            problems.append(Problem(file_name, _line(entry), str(error)))
             continue
         lowered = {key.lower(): value for key, value in fields.items()}
         fields_by_key.setdefault(entry.key.lower(), lowered)
@@ -107,16 +113,28 @@ def read_bibtex(text: str, file_name: str) -> ReadResult:
         entry_type = entry.entry_type.lower()
         if entry_type in _NOT_PAPERS:
             reason = f"@{entry_type} only groups or feeds other entries; nothing to import"
-            problems.append(Problem(file_name, entry.start_line + 1, reason))
+            problems.append(Problem(file_name, _line(entry), reason))
             continue
         record = _record(entry, fields, _lineage(lowered, entry.key, fields_by_key))
         if record is None:
-            problems.append(Problem(file_name, entry.start_line + 1, "no title"))
+            problems.append(Problem(file_name, _line(entry), "no title"))
         else:
             records.append(record)
 
     problems.sort(key=lambda p: p.line or 0)
     return result_or_error(file_name, FORMAT, records, problems, "BibTeX entries")
+
+
+def _line(block: Block) -> int | None:
+    """The line a block starts on, counted from 1 (bibtexparser counts from 0)."""
+    return None if block.start_line is None else block.start_line + 1
+
+
+def _kept_entry(block: ParsingFailedBlock) -> Entry:
+    """The entry bibtexparser keeps despite a duplicate key or field."""
+    kept = block.ignore_error_block
+    assert isinstance(kept, Entry)  # bibtexparser sets it for both kinds of duplicate
+    return kept
 
 
 def _failure_reason(raw: str | None, error: Exception) -> str:
@@ -135,8 +153,7 @@ def _evaluate_strings(
         try:
             strings[string.key.lower()] = _evaluate(string.value, strings)
         except _MalformedValue as error:
-            line = string.start_line + 1 if string.start_line is not None else None
-            problems.append(Problem(file_name, line, f"@string {string.key}: {error}"))
+            problems.append(Problem(file_name, _line(string), f"@string {string.key}: {error}"))
     return strings
 
 
@@ -266,7 +283,7 @@ def _record(
         ),
         entry_type=entry.entry_type.lower(),
         raw_fields=tuple(fields.items()),
-        line=entry.start_line + 1,
+        line=_line(entry),
         citation_key=entry.key or None,
     )
 

@@ -3,7 +3,7 @@
 What goes where:
 - entry type: the paper's own if it is a BibTeX or biblatex type (a BibTeX import),
   else its venue's (`@inproceedings` for conferences, `@article` for journals, see
-  formats.venues), else `@misc`; the venue goes to `booktitle`, `journal` or
+  core.venues), else `@misc`; the venue goes to `booktitle`, `journal` or
   `howpublished` to match.
 - key: the paper's stored key when it is valid, else one made by core.citekeys,
   unique within the file.
@@ -48,8 +48,8 @@ from pylatexenc.latexencode import UnicodeToLatexEncoder
 from paperdesk.core.citekeys import DEFAULT_PATTERN, assign_keys
 from paperdesk.core.models import Paper
 from paperdesk.core.text import normalise_for_matching
-from paperdesk.formats.richtext import to_plain
-from paperdesk.formats.venues import find_venue
+from paperdesk.core.venues import find_venue
+from paperdesk.text import to_plain
 
 STATUS_FIELD = "x-paperdesk-status"
 RATING_FIELD = "x-paperdesk-rating"
@@ -181,7 +181,9 @@ def _tokens(text: str, dialect: _Dialect) -> list[_Token]:
     tokens: list[_Token] = []
     position = 0
     while position < len(text):
-        piece = pattern.match(text, position).group(0)
+        match = pattern.match(text, position)
+        assert match is not None  # either pattern matches any character
+        piece = match.group(0)
         position += len(piece)
         closer = _MATH_DELIMITERS.get(piece) if dialect.math else None
         if closer and (dialect.latex or piece.startswith("$")):

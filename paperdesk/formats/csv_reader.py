@@ -13,10 +13,10 @@ import re
 from collections.abc import Iterator
 
 from paperdesk.core.errors import FormatError
+from paperdesk.core.identifiers import identifiers_from
 from paperdesk.core.models import PaperRecord
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
-from paperdesk.formats.identifiers import identifiers_from
-from paperdesk.formats.richtext import to_plain
+from paperdesk.text import to_plain
 
 FORMAT = "csv"
 

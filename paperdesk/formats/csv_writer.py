@@ -36,7 +36,7 @@ from typing import TextIO
 
 from paperdesk.core.citekeys import DEFAULT_PATTERN, assign_keys
 from paperdesk.core.models import Paper
-from paperdesk.formats.richtext import to_plain
+from paperdesk.text import to_plain
 
 COLUMNS = (
     "key",

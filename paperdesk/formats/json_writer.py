@@ -5,7 +5,7 @@ authors, abstract, url, openreview_id, doi, arxiv`), not the lossless backup (se
 formats.backup): the user's tags, notes and ratings are not in it. Every object has
 every key, `null` where a paper has no value, as in `corpus.jsonl`. Titles, authors
 and venues are written as a reader sees them (the library's display text, escaped only
-where it would read as markup: see richtext.protect_markup); the abstract as stored,
+where it would read as markup: see paperdesk.text.protect_markup); the abstract as stored,
 with its LaTeX/Markdown, as the corpus has it.
 
 A JSON array is written one object per line between its brackets, so a large export
@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from typing import Any, TextIO
 
 from paperdesk.core.models import Paper, PaperRecord
-from paperdesk.formats.richtext import protect_markup
+from paperdesk.text import protect_markup
 
 # One encoder for all: json.dumps with options builds one per call (see json_reader).
 _encode = json.JSONEncoder(ensure_ascii=False).encode

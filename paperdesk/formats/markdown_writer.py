@@ -24,7 +24,7 @@ from urllib.parse import quote
 
 from paperdesk.core.models import Paper
 from paperdesk.core.text import collapse_whitespace
-from paperdesk.formats.richtext import to_plain
+from paperdesk.text import to_plain
 
 MAX_AUTHORS = 5
 AUTHORS_BEFORE_ET_AL = 3

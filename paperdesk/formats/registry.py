@@ -1,4 +1,9 @@
-"""Which reader reads a file: by its extension, unless its content clearly says otherwise.
+"""The file formats paperdesk reads and writes: one registry per direction.
+
+Each format says its name, a label for people, its file extensions (the first one is
+what a new file gets) and the function that reads or writes it; a writer also lists the
+options it understands. Everything else (import's reader choice, export's format from
+a file name, the file dialogs' filters, the CLI's choices) is derived from these tables.
 
 Files arrive misnamed (BibTeX saved as `.txt`, RIS as `.bib`, JSON Lines as `.data`), so
 the extension is trusted only when the content agrees with it or says nothing; content
@@ -11,41 +16,26 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
+from paperdesk.core.citekeys import DEFAULT_PATTERN
 from paperdesk.core.errors import FormatError
+from paperdesk.core.models import Paper
 from paperdesk.formats.base import ReadResult
 from paperdesk.formats.bibtex_reader import read_bibtex
+from paperdesk.formats.bibtex_writer import write_bibtex
 from paperdesk.formats.csv_reader import looks_like_csv, read_csv
+from paperdesk.formats.csv_writer import write_csv
 from paperdesk.formats.encoding import decode
 from paperdesk.formats.json_reader import read_json
+from paperdesk.formats.json_writer import write_json_records
+from paperdesk.formats.markdown_writer import write_markdown
 from paperdesk.formats.ris_reader import read_ris
+from paperdesk.formats.ris_writer import write_ris
 from paperdesk.formats.seedlist import looks_like_seedlist, read_seedlist
-
-Reader = Callable[[str, str], ReadResult]
-
-READERS: dict[str, Reader] = {
-    "bibtex": read_bibtex,
-    "ris": read_ris,
-    "csv": read_csv,
-    "json": read_json,
-    "seedlist": read_seedlist,
-}
-FORMATS = tuple(READERS)
-BACKUP = "backup"
-
-EXTENSIONS = {
-    ".bib": "bibtex",
-    ".bibtex": "bibtex",
-    ".ris": "ris",
-    ".csv": "csv",
-    ".tsv": "csv",
-    ".json": "json",
-    ".jsonl": "json",
-    ".ndjson": "json",
-    ".txt": "seedlist",
-}
 
 # Markers are looked for near the top only: enough for any real header, and a 20 MB
 # file is not scanned end to end just to be named.
@@ -53,6 +43,117 @@ _SNIFF_ZONE = 100_000
 _BIBTEX_ENTRY = re.compile(r"^[ \t]*@[A-Za-z]+[ \t]*[{(]", re.MULTILINE)
 _FIRST_CHARACTER = re.compile(r"[\ufeff\s]*(\S)")
 _RIS_START = re.compile(r"^[ \t]*TY[ \t]*-[ \t]", re.MULTILINE)
+
+
+def _looks_like_json(text: str) -> bool:
+    first = _FIRST_CHARACTER.match(text)
+    return first is not None and first.group(1) in "[{"
+
+
+def _looks_like_bibtex(text: str) -> bool:
+    return _BIBTEX_ENTRY.search(text, 0, _SNIFF_ZONE) is not None
+
+
+def _looks_like_ris(text: str) -> bool:
+    return _RIS_START.search(text, 0, _SNIFF_ZONE) is not None
+
+
+# --- readers -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReaderFormat:
+    name: str
+    label: str
+    extensions: tuple[str, ...]
+    read: Callable[[str, str], ReadResult]  # (text, file name) -> records and problems
+    looks_like: Callable[[str], bool]  # whether the content says it is this format
+
+
+READERS: dict[str, ReaderFormat] = {
+    reader.name: reader
+    for reader in (
+        ReaderFormat("bibtex", "BibTeX", (".bib", ".bibtex"), read_bibtex, _looks_like_bibtex),
+        ReaderFormat("ris", "RIS", (".ris",), read_ris, _looks_like_ris),
+        ReaderFormat("csv", "CSV/TSV", (".csv", ".tsv"), read_csv, looks_like_csv),
+        ReaderFormat(
+            "json",
+            "JSON or JSON Lines",
+            (".json", ".jsonl", ".ndjson"),
+            read_json,
+            _looks_like_json,
+        ),
+        ReaderFormat("seedlist", "a seed list", (".txt",), read_seedlist, looks_like_seedlist),
+    )
+}
+FORMATS = tuple(READERS)
+BACKUP = "backup"
+BACKUP_EXTENSION = ".json"  # a backup is JSON, written by services.backup
+
+#: File extension -> the reader it names.
+EXTENSIONS = {extension: r.name for r in READERS.values() for extension in r.extensions}
+
+
+# --- writers -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WriteOptions:
+    """What a user may choose about an export; each writer reads the ones it lists."""
+
+    ascii_only: bool = False  # BibTeX: LaTeX escapes for classic 8-bit BibTeX
+    excel_bom: bool = False  # CSV: a byte-order mark so Excel reads UTF-8
+    key_pattern: str = DEFAULT_PATTERN  # BibTeX, CSV: keys for papers without one
+    heading: str | None = None  # Markdown: the reading list's name
+
+
+@dataclass(frozen=True)
+class WriterFormat:
+    name: str
+    label: str
+    extensions: tuple[str, ...]
+    write: Callable[[Iterable[Paper], TextIO, WriteOptions], int]  # returns how many
+    options: tuple[str, ...] = ()  # the WriteOptions fields it reads
+    newline: str | None = None  # how the file is opened: the csv module ends its own lines
+
+
+WRITERS: dict[str, WriterFormat] = {
+    writer.name: writer
+    for writer in (
+        WriterFormat(
+            "bibtex",
+            "BibTeX",
+            (".bib",),
+            lambda papers, stream, o: write_bibtex(papers, stream, o.ascii_only, o.key_pattern),
+            options=("ascii_only", "key_pattern"),
+        ),
+        WriterFormat(
+            "csv",
+            "CSV spreadsheet",
+            (".csv",),
+            lambda papers, stream, o: write_csv(papers, stream, o.excel_bom, o.key_pattern),
+            options=("excel_bom", "key_pattern"),
+            newline="",
+        ),
+        WriterFormat(
+            "markdown",
+            "Markdown reading list",
+            (".md",),
+            lambda papers, stream, o: write_markdown(papers, stream, o.heading),
+            options=("heading",),
+        ),
+        WriterFormat("ris", "RIS", (".ris",), lambda papers, stream, _: write_ris(papers, stream)),
+        WriterFormat(
+            "jsonl",
+            "JSON Lines",
+            (".jsonl",),
+            lambda papers, stream, _: write_json_records(papers, stream, lines=True),
+        ),
+    )
+}
+
+
+# --- choosing a reader ---------------------------------------------------------------
 
 
 class BackupFileError(FormatError):
@@ -73,7 +174,7 @@ def read_file(path: Path, encoding: str | None = None) -> ReadResult:
     format = detect_format(path, text)
     if format == BACKUP:
         raise BackupFileError(name, "this is a paperdesk backup: restore it instead of importing")
-    return READERS[format](text, name)
+    return READERS[format].read(text, name)
 
 
 def detect_format(path: Path, text: str) -> str:
@@ -81,22 +182,20 @@ def detect_format(path: Path, text: str) -> str:
     if is_backup(text):
         return BACKUP
     by_extension = EXTENSIONS.get(path.suffix.lower())
-    if by_extension is not None and _EVIDENCE[by_extension](text):
+    if by_extension is not None and READERS[by_extension].looks_like(text):
         return by_extension
     # Unmistakable whatever the file is called (a table counts once it names a title
     # column); a seed list is just paragraphs, so it never overrides an extension.
     for format in ("json", "bibtex", "ris", "csv"):
-        if _EVIDENCE[format](text):
+        if READERS[format].looks_like(text):
             return format
     if by_extension is not None:
         return by_extension  # the content says nothing either way: the reader will explain
     if looks_like_seedlist(text):
         return "seedlist"
-    raise FormatError(
-        str(path),
-        "unknown file format: expected BibTeX (.bib), RIS (.ris), CSV/TSV (.csv, .tsv), "
-        "JSON or JSON Lines (.json, .jsonl) or a seed list (.txt)",
-    )
+    known = [f"{r.label} ({', '.join(r.extensions)})" for r in READERS.values()]
+    expected = ", ".join(known[:-1]) + " or " + known[-1]
+    raise FormatError(str(path), f"unknown file format: expected {expected}")
 
 
 def is_backup(text: str) -> bool:
@@ -109,25 +208,3 @@ def is_backup(text: str) -> bool:
     except json.JSONDecodeError:
         return False
     return isinstance(document, dict) and "paperdesk_backup" in document
-
-
-def _looks_like_json(text: str) -> bool:
-    first = _FIRST_CHARACTER.match(text)
-    return first is not None and first.group(1) in "[{"
-
-
-def _looks_like_bibtex(text: str) -> bool:
-    return _BIBTEX_ENTRY.search(text, 0, _SNIFF_ZONE) is not None
-
-
-def _looks_like_ris(text: str) -> bool:
-    return _RIS_START.search(text, 0, _SNIFF_ZONE) is not None
-
-
-_EVIDENCE: dict[str, Callable[[str], bool]] = {
-    "bibtex": _looks_like_bibtex,
-    "ris": _looks_like_ris,
-    "csv": looks_like_csv,
-    "json": _looks_like_json,
-    "seedlist": looks_like_seedlist,
-}

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 
 from rispy import RisParser
 
+from paperdesk.core.identifiers import identifiers_from
 from paperdesk.core.models import PaperRecord
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
-from paperdesk.formats.identifiers import identifiers_from
-from paperdesk.formats.richtext import to_plain
+from paperdesk.text import to_plain
 
 FORMAT = "ris"
 

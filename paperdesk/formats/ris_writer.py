@@ -5,7 +5,7 @@ rispy writes the lines; this module decides what goes in them:
   mapped to RIS, else its venue's (a known conference is `CPAPER`, a journal `JOUR`),
   else `GEN`.
 - TI title and AU authors as a reader sees them (the library's display text, escaped
-  only where it would read as markup: see richtext.protect_markup), authors as
+  only where it would read as markup: see paperdesk.text.protect_markup), authors as
   `Last, First` the way RIS wants them; T2 the venue, PY the year, AB the abstract
   as stored (with its LaTeX/Markdown, as the sources give abstracts), DO the DOI,
   UR the URL, ID the citation key, KW the tags.
@@ -29,10 +29,10 @@ from rispy import RisWriter
 from rispy.config import TYPE_OF_REFERENCE_MAPPING
 
 from paperdesk.core.models import Paper, PaperRecord
-from paperdesk.formats.richtext import protect_markup
-from paperdesk.formats.venues import find_venue
+from paperdesk.core.venues import find_venue
+from paperdesk.text import protect_markup
 
-# BibTeX entry types (formats.venues speaks these) and Zotero item types (a Zotero CSV's
+# BibTeX entry types (core.venues speaks these) and Zotero item types (a Zotero CSV's
 # "Item Type") as RIS reference types.
 _RIS_TYPES = {
     "article": "JOUR",

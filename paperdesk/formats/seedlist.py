@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from paperdesk.core.errors import FormatError
 from paperdesk.core.models import PaperRecord
 from paperdesk.core.text import collapse_whitespace
-from paperdesk.core.titles import derive_title
+from paperdesk.core.venues import find_venue
 from paperdesk.formats.base import ReadResult
-from paperdesk.formats.venues import find_venue
+from paperdesk.text import derive_title
 
 FORMAT = "seedlist"
 

@@ -27,12 +27,13 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.core.models import Identifiers, Paper, Status
-from paperdesk.formats import richtext
 from paperdesk.gui.note_editor import NoteEditor
 from paperdesk.gui.resources import icon
 from paperdesk.gui.sidebar import STATUS_LABELS
 from paperdesk.gui.star_rating import StarRating
 from paperdesk.gui.tag_chips import TagChips
+from paperdesk.services.rendering import abstract_html
+from paperdesk.text import to_html
 
 
 def paper_links(ids: Identifiers) -> list[tuple[str, str]]:
@@ -126,7 +127,7 @@ class TitleEditor(QWidget):
 
     def set_title(self, title: str, derived: bool) -> None:
         self._title = title
-        self.label.setText(richtext.to_html(title))
+        self.label.setText(to_html(title))
         self.label.setProperty("derived", derived)
         self.label.style().unpolish(self.label)
         self.label.style().polish(self.label)
@@ -347,7 +348,7 @@ class DetailPane(QSplitter):
         assert self._paper is not None
         abstract = self._paper.abstract.strip()
         if abstract:
-            self.single.abstract.setText(richtext.to_html(abstract, self._terms))
+            self.single.abstract.setText(abstract_html(abstract, self._terms))
         else:
             self.single.abstract.setText("<i>No abstract.</i>")
 

@@ -28,9 +28,9 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPixmap
 
 from paperdesk.core.models import MAX_RATING, Paper
-from paperdesk.formats import richtext
 from paperdesk.gui.resources import icon
 from paperdesk.gui.star_rating import STAR_GOLD
+from paperdesk.text import to_plain
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ def decode_paper_ids(mime: QMimeData) -> list[int]:
 @lru_cache(maxsize=8192)
 def display_title(title: str) -> str:
     """A title as read (`$K^2$` -> K², `*e.g.*` -> e.g.), cached for repaints."""
-    return richtext.to_plain(title)
+    return to_plain(title)
 
 
 def rating_text(rating: int) -> str:

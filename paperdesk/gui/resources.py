@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import logging
 from functools import cache
-from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QIcon, QIconEngine, QPainter, QPalette, QPixmap
 from PySide6.QtSvg import QSvgRenderer
 
+from paperdesk.config import bundled_dir
+
 log = logging.getLogger(__name__)
 
-RESOURCES_DIR = Path(__file__).resolve().parent.parent.parent / "resources"
+RESOURCES_DIR = bundled_dir("resources")
 ICONS_DIR = RESOURCES_DIR / "icons"
 
 

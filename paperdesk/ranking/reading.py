@@ -13,9 +13,7 @@ import re
 from collections.abc import Iterable
 from typing import Protocol
 
-# The one import of the markup engine: it moves to `paperdesk.text` soon, and then this
-# line (and its `ignore_imports` entry in pyproject.toml) is all that changes.
-from paperdesk.formats.richtext import to_plain
+from paperdesk.text import to_plain
 
 
 class Readable(Protocol):

@@ -1,1 +1,1 @@
-"""search layer (see DESIGN.md §2)."""
+"""The whoosh full-text index: schema, index, query parsing, and which words a hit marks."""

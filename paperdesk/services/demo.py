@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-# In a source checkout or editable install the seeds sit beside the package.
-_SEEDS = Path(__file__).resolve().parent.parent.parent / "seeds"
+from paperdesk.config import bundled_dir
 
 
 def seed_files() -> list[Path]:
-    return sorted(_SEEDS.glob("*.txt")) if _SEEDS.is_dir() else []
+    return sorted(bundled_dir("seeds").glob("*.txt"))

@@ -14,29 +14,22 @@ from pathlib import Path
 from typing import TextIO
 
 from paperdesk.core.changes import Changes
-from paperdesk.core.citekeys import DEFAULT_PATTERN, assign_keys, check_pattern, is_valid_key
+from paperdesk.core.citekeys import DEFAULT_PATTERN as DEFAULT_PATTERN  # the CLI's default
+from paperdesk.core.citekeys import assign_keys, check_pattern, is_valid_key
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.models import Paper
 from paperdesk.formats.atomic import atomic_open
-from paperdesk.formats.bibtex_writer import write_bibtex
-from paperdesk.formats.csv_writer import write_csv
-from paperdesk.formats.json_writer import write_json_records
-from paperdesk.formats.markdown_writer import write_markdown
-from paperdesk.formats.ris_writer import write_ris
+from paperdesk.formats.registry import BACKUP_EXTENSION, WRITERS
+from paperdesk.formats.registry import WriteOptions as Options
 from paperdesk.search.index import Cancelled
 from paperdesk.services import backup, searching
 from paperdesk.services.desk import Desk
 
-#: Format name -> file extension. "json" is the lossless backup of the whole library.
-EXTENSIONS = {
-    "bibtex": ".bib",
-    "csv": ".csv",
-    "markdown": ".md",
-    "ris": ".ris",
-    "jsonl": ".jsonl",
-    "json": ".json",
-}
 BACKUP_FORMAT = "json"
+#: Format name -> file extension. "json" is the lossless backup of the whole library.
+EXTENSIONS = {name: w.extensions[0] for name, w in WRITERS.items()} | {
+    BACKUP_FORMAT: BACKUP_EXTENSION
+}
 
 
 @dataclass(frozen=True)
@@ -59,13 +52,6 @@ class Scope:
         if self.ids is not None:
             return f"{len(self.ids)} selected papers"
         return "the whole library"
-
-
-@dataclass(frozen=True)
-class Options:
-    ascii_only: bool = False  # BibTeX: LaTeX escapes for classic 8-bit BibTeX
-    excel_bom: bool = False  # CSV: a byte-order mark so Excel reads UTF-8
-    key_pattern: str = DEFAULT_PATTERN
 
 
 @dataclass(frozen=True)
@@ -125,9 +111,8 @@ def export(
     check_pattern(options.key_pattern)
     loaded, changes = _with_stored_keys(desk, papers_in(desk, scope), options.key_pattern)
     papers = _checking_cancel(loaded, cancelled)
-    newline = "" if chosen == "csv" else None  # the csv module writes its own line ends
-    with atomic_open(path, newline=newline) as stream:
-        count = _write(chosen, papers, stream, options, heading=_heading(scope))
+    with atomic_open(path, newline=WRITERS[chosen].newline) as stream:
+        count = _write(chosen, papers, stream, replace(options, heading=_heading(scope)))
     return ExportResult(path, chosen, count, changes)
 
 
@@ -147,24 +132,10 @@ def _heading(scope: Scope) -> str | None:
     return scope.shortlist  # a reading list pasted into a wiki keeps its name
 
 
-def _write(
-    format: str,
-    papers: Iterable[Paper],
-    stream: TextIO,
-    options: Options,
-    heading: str | None = None,
-) -> int:
-    if format == "bibtex":
-        return write_bibtex(papers, stream, options.ascii_only, options.key_pattern)
-    if format == "csv":
-        return write_csv(papers, stream, options.excel_bom, options.key_pattern)
-    if format == "markdown":
-        return write_markdown(papers, stream, heading)
-    if format == "ris":
-        return write_ris(papers, stream)
-    if format == "jsonl":
-        return write_json_records(papers, stream, lines=True)
-    raise InvalidValueError(f"unknown export format {format!r}")
+def _write(format: str, papers: Iterable[Paper], stream: TextIO, options: Options) -> int:
+    if format not in WRITERS:
+        raise InvalidValueError(f"unknown export format {format!r}")
+    return WRITERS[format].write(papers, stream, options)
 
 
 def _with_stored_keys(desk: Desk, ids: Sequence[int], pattern: str) -> tuple[list[Paper], Changes]:

@@ -1,6 +1,6 @@
 """Keeping the search index in step with the database.
 
-Papers become plain-text documents here (markup removed by formats.richtext), so the
+Papers become plain-text documents here (markup removed by paperdesk.text), so the
 index sees what a reader sees: `$O(d \\log n)$` is indexed as "O(d log n)".
 """
 
@@ -10,10 +10,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.models import Paper
-from paperdesk.formats.richtext import to_plain
 from paperdesk.search.index import FullTextIndex
 from paperdesk.search.schema import IndexDocument
 from paperdesk.store.library import Library
+from paperdesk.text import to_plain
 
 
 def document_for(paper: Paper) -> IndexDocument:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 
 from paperdesk.core.models import PaperRecord
 from paperdesk.core.text import fingerprint, normalise_for_matching
-from paperdesk.formats.venues import find_venue
+from paperdesk.core.venues import find_venue
 
 KEY_KINDS = ("doi", "arxiv", "openreview", "title", "fingerprint")
 WEAK_KINDS = ("title", "fingerprint")

@@ -3,7 +3,7 @@
 Exact keys (services/matching.py) miss a paper whose abstract had a typo fixed, says
 `3.5×` where another source says `$3.5\\times$`, or carries HTML or different line
 breaks. Here two papers are compared by rapidfuzz's normalised Indel similarity of what
-a reader sees: the plain text of the abstract (formats.richtext), lower-cased with
+a reader sees: the plain text of the abstract (paperdesk.text), lower-cased with
 punctuation dropped, with the title in front when both papers have a real one.
 Records without an abstract are left to the exact title key: short strings with a
 small edit ("Attention is (not) all you need") are too often different papers.
@@ -38,7 +38,7 @@ from rapidfuzz.utils import default_process
 
 from paperdesk.core.models import PaperRecord
 from paperdesk.core.text import collapse_whitespace
-from paperdesk.formats.richtext import to_plain
+from paperdesk.text import to_plain
 
 log = logging.getLogger(__name__)
 

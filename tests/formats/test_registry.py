@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
@@ -12,13 +14,18 @@ from hypothesis import strategies as st
 from paperdesk.core.errors import FormatError
 from paperdesk.formats.registry import (
     BACKUP,
+    EXTENSIONS,
     FORMATS,
     READERS,
+    WRITERS,
     BackupFileError,
+    WriteOptions,
+    WriterFormat,
     detect_format,
     is_backup,
     read_file,
 )
+from tests.factories import make_paper
 
 BIBTEX = "@article{k,\n  title = {Attention Is All You Need},\n  year = 2017\n}\n"
 RIS = "TY  - JOUR\nTI  - Attention Is All You Need\nPY  - 2017\nER  - \n"
@@ -187,9 +194,74 @@ FRAGMENTS = [
 )
 def test_any_text_gives_records_or_a_format_error(format: str, text: str) -> None:
     try:
-        result = READERS[format](text, "fuzz.txt")
+        result = READERS[format].read(text, "fuzz.txt")
     except FormatError as error:
         assert error.file == "fuzz.txt"
     else:
         assert result.records
         assert all(record.title for record in result.records)
+
+
+# --- the registries themselves --------------------------------------------------------
+
+
+def test_every_extension_names_one_reader() -> None:
+    assert EXTENSIONS == {
+        ".bib": "bibtex",
+        ".bibtex": "bibtex",
+        ".ris": "ris",
+        ".csv": "csv",
+        ".tsv": "csv",
+        ".json": "json",
+        ".jsonl": "json",
+        ".ndjson": "json",
+        ".txt": "seedlist",
+    }
+
+
+def test_the_unknown_format_message_names_every_reader_and_extension() -> None:
+    with pytest.raises(FormatError) as caught:
+        detect_format(Path("notes.md"), "")
+    message = str(caught.value)
+    for reader in READERS.values():
+        assert reader.label in message
+        for extension in reader.extensions:
+            assert extension in message
+
+
+def test_writers_are_named_with_the_extension_a_new_file_gets() -> None:
+    assert {name: w.extensions[0] for name, w in WRITERS.items()} == {
+        "bibtex": ".bib",
+        "csv": ".csv",
+        "markdown": ".md",
+        "ris": ".ris",
+        "jsonl": ".jsonl",
+    }
+    assert all(w.label for w in WRITERS.values())
+
+
+_PAPERS = [
+    make_paper(title="Über Graphen", authors=("Jörg Müller",)),
+    make_paper(id=2, title="Sparse *bold* graphs", citation_key=None),
+]
+# A value for every option that changes what some writer writes.
+_CHANGED = WriteOptions(ascii_only=True, excel_bom=True, key_pattern="{auth}", heading="My list")
+
+
+def _written(writer: WriterFormat, options: WriteOptions) -> str:
+    stream = io.StringIO()
+    assert writer.write(_PAPERS, stream, options) == len(_PAPERS)
+    return stream.getvalue()
+
+
+@pytest.mark.parametrize("writer", WRITERS.values(), ids=list(WRITERS))
+def test_a_writer_reads_exactly_the_options_it_lists(writer: WriterFormat) -> None:
+    plain = _written(writer, WriteOptions())
+    for option in fields(WriteOptions):
+        changed = _written(
+            writer, replace(WriteOptions(), **{option.name: getattr(_CHANGED, option.name)})
+        )
+        if option.name in writer.options:
+            assert changed != plain, option.name
+        else:
+            assert changed == plain, option.name

@@ -18,7 +18,7 @@ is applied:
   and the gap is a strict xfail below.
 - BibTeX (bibtex_writer) writes the title and abstract as LaTeX-ish web text and
   Unicode in NFC, so a title must read as itself, abstracts are compared as a reader
-  sees them (richtext.to_plain), well-formed (balanced braces, `$` pairs: a stray
+  sees them (paperdesk.text.to_plain), well-formed (balanced braces, `$` pairs: a stray
   brace or `$` is written as a literal character, which to_plain would have dropped),
   and everything in NFC; names read as themselves and hold no `,`, `;` or braces, nor
   a word starting with a LaTeX special (`&`, `_`...: bibtexparser splits those
@@ -41,6 +41,7 @@ from hypothesis import strategies as st
 
 from paperdesk.core.models import Identifiers, Paper, PaperRecord
 from paperdesk.core.text import collapse_whitespace
+from paperdesk.core.venues import find_venue
 from paperdesk.formats.base import ReadResult
 from paperdesk.formats.bibtex_reader import read_bibtex
 from paperdesk.formats.bibtex_writer import write_bibtex
@@ -48,10 +49,9 @@ from paperdesk.formats.csv_reader import read_csv
 from paperdesk.formats.csv_writer import FORMULA_STARTS, write_csv
 from paperdesk.formats.json_reader import read_json
 from paperdesk.formats.json_writer import write_json_records
-from paperdesk.formats.richtext import to_plain
 from paperdesk.formats.ris_reader import read_ris
 from paperdesk.formats.ris_writer import write_ris
-from paperdesk.formats.venues import find_venue
+from paperdesk.text import to_plain
 from tests.factories import make_paper
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -5,156 +5,42 @@ title a person recognises at a glance. A paper that introduces a named method is
 known by that name ("SGSI: Soft-Gated Structural Inference"); other papers by what they
 set out to do ("Scaling trends governing sampling-based search"); failing both, by the
 opening clause of the abstract. These are heuristics tuned on the ICML seed lists:
-tests/core/test_titles.py holds the cases that define "good enough".
+tests/text/test_titles.py holds the cases that define "good enough".
 """
 
 from __future__ import annotations
 
-import html
 import re
-import unicodedata
-from collections.abc import Callable
 from dataclasses import dataclass
+
+from paperdesk.core.text import collapse_whitespace
+from paperdesk.text.plain import to_plain
 
 MAX_TITLE_CHARS = 90
 UNTITLED = "Untitled abstract"
 
-# --- abstract markup to readable text ----------------------------------------------
+# --- the abstract as a reader sees it ------------------------------------------------
 
-_MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)", re.DOTALL)
-_COMMAND_WITH_ARGUMENT = re.compile(r"\\([a-zA-Z]+)\*?\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}")
-_BARE_COMMAND = re.compile(r"\\([a-zA-Z]+)\*?")
+# A title never cites: LaTeX citations, numbered ones (never `[0, 1]`, an interval)
+# and author-year ones are dropped from the source before it is read.
 _CITATION = re.compile(
     r"\\(?:cite[a-z]*|ref|eqref|label|footnote)\*?(?:\[[^\]]*\])*\{[^{}]*\}"
-    r"|\[\d+(?:\s*[,–-]\s*\d+)*\]"
+    r"|\[[1-9]\d*(?:\s*[,–-]\s*\d+)*\]"
     r"|\((?:[A-Z][\w'-]+(?:\s+(?:and|&)\s+[A-Z][\w'-]+|\s+et\s+al\.?)?,?\s+\d{4}[a-z]?;?\s*)+\)"
 )
-# {\"a}, \"{a}, \'e: combining accents, composed afterwards with NFC.
-_ACCENT = re.compile(r"\{?\\([\"'`^~=.])\s*\{?([A-Za-z])\}?\}?")
-_ACCENT_MARKS = {
-    '"': "\u0308",
-    "'": "\u0301",
-    "`": "\u0300",
-    "^": "\u0302",
-    "~": "\u0303",
-    "=": "\u0304",
-    ".": "\u0307",
-}
-_ESCAPED_CHARACTER = re.compile(r"\\([%&#_{}$])")
-_MARKDOWN_LINK = re.compile(r"\[([^\]]+)\]\([^)\s]+\)")
-# The marker comes first in each branch (its look-behind after it) so the scan is fast.
-_MARKDOWN_EMPHASIS = re.compile(
-    r"\*(?<![\w*]\*)(?=\S)([^*]+?)(?<=\S)\*(?![\w*])|_(?<!\w_)(?=\S)([^_]+?)(?<=\S)_(?!\w)"
-)
-_HTML_TAG = re.compile(r"</?(?:em|i|b|strong|u|tt|code|sub|sup|span|a|p|br|div)\b[^<>]*>", re.I)
 _SPACE_BEFORE_PUNCTUATION = re.compile(r"\s+(?=[.,;:!?])")
-_MATH_SYMBOLS = {
-    "times": "×",
-    "cdot": "·",
-    "sim": "~",
-    "approx": "≈",
-    "le": "≤",
-    "leq": "≤",
-    "ge": "≥",
-    "geq": "≥",
-    "neq": "≠",
-    "ne": "≠",
-    "pm": "±",
-    "infty": "∞",
-    "in": "∈",
-    "to": "→",
-    "rightarrow": "→",
-    "leftarrow": "←",
-    "propto": "∝",
-    "ll": "≪",
-    "gg": "≫",
-    "partial": "∂",
-    "nabla": "∇",
-    "sum": "∑",
-    "prod": "∏",
-    "int": "∫",
-    "ell": "ℓ",
-    "cdots": "…",
-    "ldots": "…",
-    "dots": "…",
-    "lambda": "λ",  # Unicode spells it LAMDA, so the name lookup below misses it
-    "Lambda": "Λ",
-    "varepsilon": "ε",
-    "vartheta": "θ",
-    "varphi": "φ",
-}
-_SIZING_OR_SPACING = re.compile(r"\\(?:left|right|[bB]igg?[lr]?)\b|\\[,;:! ]")
-
-
-def _symbol(name: str) -> str:
-    """A math command as readable text: a symbol, a Greek letter, else its name (log)."""
-    if name in _MATH_SYMBOLS:
-        return _MATH_SYMBOLS[name]
-    case = "CAPITAL" if name[0].isupper() else "SMALL"
-    try:
-        return unicodedata.lookup(f"GREEK {case} LETTER {name.upper()}")
-    except KeyError:
-        return name
-
-
-def _unwrap_commands(text: str, render: Callable[[str, str], str]) -> str:
-    """Replace innermost `\\cmd{arg}` until none is left (arguments may nest)."""
-    while True:
-        replaced = _COMMAND_WITH_ARGUMENT.sub(lambda m: render(m.group(1), m.group(2)), text)
-        if replaced == text:
-            return replaced
-        text = replaced
-
-
-def _render_math_command(name: str, argument: str) -> str:
-    if name == "sqrt":
-        return f"√{argument}" if len(argument) == 1 else f"√({argument})"
-    if name == "frac":  # only the numerator is braced here; "\frac{a}{b}" reads "a/b"
-        return f"{argument}/"
-    return argument
-
-
-def _math_to_text(math: str) -> str:
-    text = _SIZING_OR_SPACING.sub(" ", math)
-    text = _ESCAPED_CHARACTER.sub(r"\1", text)
-    text = _unwrap_commands(text, _render_math_command)
-    text = _BARE_COMMAND.sub(lambda m: _symbol(m.group(1)), text)
-    return text.replace("{", "").replace("}", "")
-
-
-def _prose_to_text(prose: str) -> str:
-    text = html.unescape(_HTML_TAG.sub("", prose))
-    text = _SPACE_BEFORE_PUNCTUATION.sub("", _CITATION.sub("", text))
-    text = _ACCENT.sub(lambda m: m.group(2) + _ACCENT_MARKS[m.group(1)], text)
-    text = _ESCAPED_CHARACTER.sub(r"\1", text)
-    text = text.replace("\\\\", " ")
-    text = _unwrap_commands(text, lambda _name, argument: argument)
-    text = _BARE_COMMAND.sub(lambda m: m.group(1), text)
-    text = text.replace("{", "").replace("}", "")
-    text = text.replace("---", "—").replace("--", "–").replace("``", '"').replace("''", '"')
-    text = text.replace("~", " ")
-    # Bold markers also appear inside words ("con**T**extualized") to spell acronyms.
-    text = text.replace("**", "").replace("__", "")
-    text = _MARKDOWN_LINK.sub(r"\1", text)
-    text = _MARKDOWN_EMPHASIS.sub(lambda m: m.group(1) or m.group(2), text)
-    return text.replace("`", "")
+# What still looks like markup once rendered (a `$` of money, a lone `\`, `2**10`) would
+# only puzzle a reader of a title.
+_MARKUP_CHARACTERS = re.compile(r"[$\\]")
+_BOLD_MARKERS = re.compile(r"(?:\*\*)+")
 
 
 def _plain_text(abstract: str) -> str:
-    """The abstract as a reader sees it: math readable; LaTeX, Markdown, HTML and citations gone."""
-    pieces: list[str] = []
-    position = 0
-    for math in _MATH.finditer(abstract):
-        pieces.append(_prose_to_text(abstract[position : math.start()]))
-        pieces.append(_math_to_text(next(g for g in math.groups() if g is not None)))
-        position = math.end()
-    pieces.append(_prose_to_text(abstract[position:]))
-    text = unicodedata.normalize("NFC", "".join(pieces))
-    # Whatever markup survived (a stray "$", "\\", "**") would only confuse a reader.
-    text = re.sub(r"[$\\]", "", text)
-    while "**" in text:
-        text = text.replace("**", "")
-    return re.sub(r"\s+", " ", text).strip()
+    """The abstract as paperdesk.text shows it, without citations or markup characters."""
+    text = to_plain(_CITATION.sub("", abstract))
+    text = _SPACE_BEFORE_PUNCTUATION.sub("", text)
+    text = _BOLD_MARKERS.sub("", _MARKUP_CHARACTERS.sub("", text))
+    return collapse_whitespace(text)
 
 
 # --- sentences ----------------------------------------------------------------------

@@ -30,7 +30,6 @@ _ARXIV_MENTION = re.compile(
 _OPENREVIEW_URL = re.compile(r"openreview\.net/(?:forum|pdf|attachment)\?(?:.*&)?id=([\w\-]+)")
 _OPENREVIEW_ID = re.compile(r"^[\w\-]{5,}$")
 
-_URL = re.compile(r"https?://\S+", re.IGNORECASE)
 _LATEX_URL = re.compile(r"^\\url\{(.*)\}$")
 
 
@@ -66,11 +65,6 @@ def normalise_url(value: str) -> str | None:
     if wrapped:
         text = wrapped.group(1).strip()
     return text or None
-
-
-def find_urls(text: str) -> list[str]:
-    """The http(s) URLs mentioned anywhere in a free-text field (notes, howpublished)."""
-    return [url.rstrip(_DOI_TRAILING) for url in _URL.findall(text)]
 
 
 def identifiers_from(

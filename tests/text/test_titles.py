@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperdesk.core.titles import MAX_TITLE_CHARS, UNTITLED, derive_title
+from paperdesk.text import MAX_TITLE_CHARS, UNTITLED, derive_title, to_plain
 from tests.conftest import SEEDS_DIR
 
 # Abstracts that introduce a named method, system or dataset: (opening words of the
@@ -177,7 +177,14 @@ def test_a_title_is_never_empty(abstract: str) -> None:
     [
         ("Transformers", "Transformers"),
         ("Transformers.", "Transformers"),
-        ("$x^2 + y^2 = z^2$", "x^2 + y^2 = z^2"),
+        # math reads as the detail pane shows it (paperdesk.text.to_plain)
+        ("$x^2 + y^2 = z^2$", "x² + y² = z²"),
+        (
+            "Learning halfspaces in $\\mathbb{R}^d$ with noise.",
+            "Learning halfspaces in ℝᵈ with noise",
+        ),
+        # an interval is no citation
+        ("Every $f:[0,1]\\to[0,1]$ has a fixed point.", "Every f:[0,1]→[0,1] has a fixed point"),
         (
             "$\\alpha$-divergences give $\\mathcal{O}(n \\log n)$ regret bounds for bandits.",
             "α-divergences give O(n log n) regret bounds for bandits",
@@ -218,6 +225,20 @@ def test_a_title_is_never_empty(abstract: str) -> None:
 )
 def test_edge_inputs(abstract: str, title: str) -> None:
     assert derive_title(abstract) == title
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        r"Regret bounds of $\tilde{\mathcal{O}}(\sqrt{T})$ hold for {\em adaptive} bandits.",
+        r"Rockt{\"a}schel's \textit{e.g.} \texttt{svds} runs in $O(T^{\frac{2}{3}})$ time.",
+        "Transformers <em>learn</em> con**T**extual features&mdash;fast.",
+        r"Sampling from $\pi \propto e^{-V}$ on $\mathbb{R}^d$ is hard.",
+    ],
+)
+def test_a_title_reads_as_the_abstract_does(sentence: str) -> None:
+    """One text engine: the opening clause of an abstract reads as the abstract shows."""
+    assert derive_title(sentence) == to_plain(sentence).removesuffix(".")
 
 
 def test_a_very_long_first_sentence_is_cut_at_a_word_and_marked() -> None:

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from paperdesk.core.models import Identifiers
-from paperdesk.formats.identifiers import (
-    find_urls,
+from paperdesk.core.identifiers import (
     identifiers_from,
     normalise_arxiv,
     normalise_doi,
     normalise_openreview,
     normalise_url,
 )
+from paperdesk.core.models import Identifiers
 
 
 @pytest.mark.parametrize(
@@ -67,13 +66,6 @@ def test_normalise_openreview(given: str, expected: str | None) -> None:
 def test_normalise_url_unwraps_latex_url_and_drops_blanks() -> None:
     assert normalise_url(r" \url{https://example.org/a_b} ") == "https://example.org/a_b"
     assert normalise_url("   ") is None
-
-
-def test_find_urls_in_free_text() -> None:
-    assert find_urls("Code at https://github.com/x/y, paper (https://arxiv.org/abs/1).") == [
-        "https://github.com/x/y",
-        "https://arxiv.org/abs/1",
-    ]
 
 
 def test_explicit_fields_win_over_mentions() -> None:

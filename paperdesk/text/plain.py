@@ -1,0 +1,47 @@
+"""Plain Unicode text as a reader should see it, and text escaped to read as itself."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from paperdesk.core.text import collapse_whitespace
+from paperdesk.text.render import styled_runs
+
+logger = logging.getLogger(__name__)
+
+
+def to_plain(text: str) -> str:
+    """Readable Unicode plain text: for the search index, table cells, CSV, citation keys."""
+    try:
+        return "".join(run_text for run_text, _ in styled_runs(text, html_mode=False))
+    except Exception:
+        # A bug in the renderer must not take the indexer or a view down: the reader
+        # gets the source text. It is logged as an error, so a test that meets it fails.
+        logger.exception("could not render %.60r as plain text", text)
+        return collapse_whitespace(text)
+
+
+def protect_markup(text: str) -> str:
+    """Text that `to_plain` shows as `text` (whitespace collapsed): for writers.
+
+    Titles and names in JSON, RIS and CSV files are read as markup (the sources write
+    `$K^2$-GNN` there), so a display text such as `A *B* c` or `strings {and` must be
+    written escaped to come back as it was. Text that already reads as itself, nearly
+    every title, is returned unchanged, so other tools see no backslashes.
+    """
+    shown = collapse_whitespace(text)
+    if to_plain(shown) == shown:
+        return shown
+    return _MARKUP_CHARACTER.sub(lambda m: _PROTECTED[m.group()], shown)
+
+
+_PROTECTED = {
+    "\\": "\\textbackslash{}",
+    "~": "\\textasciitilde{}",
+    "`": "\\textasciigrave{}",
+    "-": "-{}",  # `--` is a dash, `-{}-` two hyphens
+    "'": "'{}",  # `''` is a closing quote
+    **{char: "\\" + char for char in "{}$&_*<"},
+}
+_MARKUP_CHARACTER = re.compile(r"[\\{}$&_*<~`]|-(?=-)|'(?=')")
