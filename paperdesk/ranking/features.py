@@ -172,6 +172,8 @@ def _tokenise(
 
 
 def _term_frequencies(vectorizer: HashingVectorizer, texts: list[str]) -> sp.csr_matrix:
+    if not texts:  # scikit-learn cannot hash an empty list
+        return sp.csr_matrix((0, vectorizer.n_features), dtype=np.float32)
     counts = sp.csr_matrix(vectorizer.transform(texts), dtype=np.float32)
     np.log(counts.data, out=counts.data)
     counts.data += 1.0

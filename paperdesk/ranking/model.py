@@ -128,6 +128,8 @@ def train(features: FeatureMatrix, labels: Mapping[int, bool], query: str = "") 
     kept = int(np.count_nonzero(y))
     if not kept and typed is None:
         return None
+    if kept == len(y) == len(features):
+        return None  # every paper kept: nothing stands for "irrelevant", nothing left to rank
     weights, bias = fit_decisions(LEARNER, features.matrix, rows, y, extra_positive=typed)
     kind = "learnt" if 0 < kept < len(y) else "kept" if kept else "query"
     return Scorer(weights.astype(np.float32), bias, kind)

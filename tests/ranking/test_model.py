@@ -83,3 +83,10 @@ def test_no_title_words_are_learnt_from_a_derived_title() -> None:
 )
 def test_decisions_become_labels_as_the_issue_says(status, rating, kept, label) -> None:
     assert decision_label(status, rating, kept) is label
+
+
+def test_a_library_where_every_paper_is_kept_has_nothing_to_rank() -> None:
+    records, _ = make_records(n=3)
+    features = FeatureMatrix.build(enumerate(records))
+    assert train(features, {0: True, 1: True, 2: True}) is None
+    assert train(FeatureMatrix.build([]), {}, query="graph") is None
