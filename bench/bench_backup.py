@@ -15,7 +15,6 @@ from pathlib import Path
 from paperdesk.formats.backup import read_backup_file
 from paperdesk.services import backup, importing, maintenance, tagging
 from paperdesk.services.desk import Desk
-from paperdesk.store import snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "data" / "corpus.jsonl"
@@ -33,10 +32,10 @@ def round_trip(name: str, files: list[Path], scratch: Path) -> None:
         report = timed(f"{name}: import", lambda: importing.import_files(desk, files))
         assert not report.failed, report.summary()
         # Some user data, so the backup is not papers alone.
-        ids = desk.library.sorted_ids()[:200]
+        ids = desk.library.papers.sorted_ids()[:200]
         tagging.add_tags(desk, ids, ["bench/tagged"])
         target = scratch / f"{name}.json"
-        timed(f"{name}: read state ({len(ids)} tagged)", lambda: snapshot.read_state(desk.library))
+        timed(f"{name}: read state ({len(ids)} tagged)", lambda: desk.library.backups.read_state())
         count = timed(f"{name}: write backup", lambda: backup.write_backup(desk, target))
     size = target.stat().st_size / 1e6
     print(f"{name}: {count} papers, {size:.1f} MB")
@@ -45,7 +44,7 @@ def round_trip(name: str, files: list[Path], scratch: Path) -> None:
         timed(
             f"{name}: restore backup (with re-index)", lambda: backup.restore_backup(desk, target)
         )
-        assert desk.library.count() == count
+        assert desk.library.papers.count() == count
         timed(f"{name}: of which re-index (run again)", lambda: maintenance.reindex(desk))
 
 

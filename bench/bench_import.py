@@ -59,7 +59,7 @@ def measure(library: Path, source: Path, profile: bool) -> dict[str, object]:
     if profiler:
         profiler.disable()
         pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(30)
-    papers = desk.library.count()
+    papers = desk.library.papers.count()
     desk.close()
     return {
         "summary": report.summary(),

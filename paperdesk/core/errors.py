@@ -32,3 +32,7 @@ class LibraryError(PaperdeskError):
 
 class InvalidValueError(PaperdeskError):
     """A value outside what a field accepts (rating 7, empty tag name...)."""
+
+
+class Cancelled(Exception):
+    """Raised inside a long job (import, export, re-index) when the user asked to stop it."""

@@ -150,6 +150,27 @@ class HistoryEntry:
 
 
 @dataclass(frozen=True)
+class UndoLabels:
+    """What Undo and Redo would do now (None: nothing), for the Edit menu."""
+
+    undo: str | None
+    redo: str | None
+
+
+@dataclass(frozen=True)
+class Overview:
+    """The library at a glance, read at one moment: what the sidebar lists and counts,
+    and what `paperdesk stats` starts from. `by_status` holds every status, in order."""
+
+    papers: int
+    by_status: tuple[tuple[str, int], ...]
+    tags: tuple[TagInfo, ...]
+    shortlists: tuple[ShortlistInfo, ...]
+    saved_searches: tuple[SavedSearch, ...]
+    imports: tuple[ImportBatch, ...]
+
+
+@dataclass(frozen=True)
 class LibraryStats:
     papers: int
     by_status: tuple[tuple[str, int], ...]

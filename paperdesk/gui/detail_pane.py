@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -157,7 +158,7 @@ class TitleEditor(QWidget):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.line:
-            if event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Escape:
+            if isinstance(event, QKeyEvent) and event.key() == Qt.Key.Key_Escape:
                 self._stop_editing()
                 return True
             if event.type() == QEvent.Type.FocusOut:
@@ -251,13 +252,13 @@ class DetailPane(QSplitter):
         self.pages = QStackedWidget()
         for page in (self.empty, self.single, self.many):
             self.pages.addWidget(page)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.setWidget(self.pages)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setWidget(self.pages)
         self.notes = NoteEditor()
-        self.addWidget(self.scroll)
+        self.addWidget(self.scroll_area)
         self.addWidget(self.notes)
         self.setStretchFactor(0, 3)
         self.setStretchFactor(1, 1)
@@ -306,7 +307,7 @@ class DetailPane(QSplitter):
         self._render_abstract()
         self.pages.setCurrentWidget(view)
         if not same_paper:
-            self.scroll.verticalScrollBar().setValue(0)
+            self.scroll_area.verticalScrollBar().setValue(0)
         self.notes.setEnabled(True)
         self.notes.show_note(paper.id, paper.note)
 

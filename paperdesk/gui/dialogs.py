@@ -174,16 +174,16 @@ def menu_shortcuts(menu_bar: QMenuBar) -> list[tuple[str, str, str]]:
 
     def walk(menu: QMenu, path: list[str]) -> None:
         for action in menu.actions():
-            if action.menu() is not None:
-                walk(action.menu(), [*path, action.menu().title().replace("&", "")])
+            if isinstance(submenu := action.menu(), QMenu):
+                walk(submenu, [*path, submenu.title().replace("&", "")])
             elif not action.shortcut().isEmpty():
                 keys = action.shortcut().toString(native)
                 name = action.data() or action.text().replace("&", "")
                 rows.append((" › ".join(path), name, keys))
 
     for action in menu_bar.actions():
-        if action.menu() is not None:
-            walk(action.menu(), [action.text().replace("&", "")])
+        if isinstance(menu := action.menu(), QMenu):
+            walk(menu, [action.text().replace("&", "")])
     return rows
 
 
@@ -220,7 +220,8 @@ class ShortcutsDialog(QDialog):
         self.resize(560, 600)
 
     def rows(self) -> list[tuple[str, str, str]]:
-        return [
-            tuple(self.table.item(row, column).text() for column in range(3))  # type: ignore[misc]
-            for row in range(self.table.rowCount())
-        ]
+        def text(row: int, column: int) -> str:
+            item = self.table.item(row, column)
+            return item.text() if item is not None else ""
+
+        return [(text(row, 0), text(row, 1), text(row, 2)) for row in range(self.table.rowCount())]

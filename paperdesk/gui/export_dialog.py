@@ -25,7 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.core.citekeys import DEFAULT_PATTERN
-from paperdesk.services.exporting import BACKUP_FORMAT, EXTENSIONS, Options, Scope
+from paperdesk.core.scope import Scope
+from paperdesk.services.exporting import BACKUP_FORMAT, EXTENSIONS, Options
 
 FORMAT_LABELS = {
     "bibtex": "BibTeX (.bib)",

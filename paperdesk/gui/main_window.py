@@ -1,19 +1,24 @@
 """The main window: sidebar | search bar + paper table | detail pane.
 
-The window owns no data. It asks services for ids and rows, sends every user action to
-the writer thread as one small function (`perform`), and routes the `Changes` each
-action returns to the panes that show what changed (DESIGN §5, §6).
+The window owns no data and acts on none itself. It lays out the panes, asks services
+for ids and rows, and routes the `Changes` each user action returns to the panes that
+show what changed (DESIGN §5, §6). The actions are `commands` (gui/commands.py) and
+`transfers` (imports and exports); `menus` holds the menu actions and their keys.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
-from functools import partial
+from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import (
+    QCloseEvent,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+)
 from PySide6.QtWidgets import (
     QMainWindow,
     QSplitter,
@@ -23,47 +28,29 @@ from PySide6.QtWidgets import (
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import PaperdeskError, QueryError
-from paperdesk.core.models import MAX_RATING, Paper, Status
-from paperdesk.gui.commands import UserCommands
+from paperdesk.core.fields import RELEVANCE
+from paperdesk.core.models import Overview, Paper
+from paperdesk.core.scope import Kind, Scope
+from paperdesk.gui.commands import Commands
 from paperdesk.gui.detail_pane import DetailPane
-from paperdesk.gui.dialogs import (
-    Asker,
-    DemoOfferDialog,
-    ErrorReporter,
-    ImportReportDialog,
-    ShortcutsDialog,
-)
-from paperdesk.gui.export_dialog import ExportDialog
+from paperdesk.gui.dialogs import Asker, DemoOfferDialog, ErrorReporter, ShortcutsDialog
 from paperdesk.gui.job_progress import JobProgress
-from paperdesk.gui.listing import Listing, list_papers
+from paperdesk.gui.menus import WindowMenus
+from paperdesk.gui.operations import Operations
+from paperdesk.gui.panes import Panes
 from paperdesk.gui.paper_table import PaperTable
 from paperdesk.gui.paper_table_model import PaperTableModel
-from paperdesk.gui.resources import app_icon, icon, style_sheet
+from paperdesk.gui.resources import app_icon, style_sheet
 from paperdesk.gui.search_bar import SearchBar
-from paperdesk.gui.sidebar import (
-    STATUS_LABELS,
-    Kind,
-    Scope,
-    Sidebar,
-    SidebarData,
-    coloured_tag_keys,
-)
+from paperdesk.gui.sidebar import Sidebar, coloured_tag_keys
 from paperdesk.gui.tasks import Job, TaskRunner
-from paperdesk.services import (
-    demo,
-    history,
-)
+from paperdesk.gui.transfers import Transfers, dropped_files
+from paperdesk.services import demo, history, reading, searching, stats
 from paperdesk.services.desk import Desk
+from paperdesk.services.searching import Listing
 
 log = logging.getLogger(__name__)
 
-STATUS_KEYS = {
-    Status.NEW: "N",
-    Status.SKIMMED: "S",
-    Status.TO_READ: "T",
-    Status.READ: "R",
-    Status.DISCARDED: "X",
-}
 EMPTY_LIBRARY = "No papers yet. Import a list with File > Import, or drop files here."
 NO_MATCH = "No papers match."
 # Keys that act inside a widget rather than through a menu action; listed in Help.
@@ -76,14 +63,16 @@ WIDGET_KEYS = [
 ]
 
 
-class MainWindow(UserCommands, QMainWindow):
-    """`offer_demo=False` keeps the first-run demo offer away (screenshots, some tests)."""
+class MainWindow(QMainWindow):
+    """`offer_demo=False` keeps the first-run demo offer away (screenshots, some tests).
+
+    The window lays out the panes and routes Changes; the user's actions live in
+    `commands` (gui/commands.py) and the long imports and exports in `transfers`.
+    """
 
     desk_opened = Signal()
     search_applied = Signal()
     changes_applied = Signal(object)
-    import_finished = Signal(object)
-    export_finished = Signal(object)
     # The library could not be opened, or the search could not run: the message says why.
     failed = Signal(str)
 
@@ -98,20 +87,14 @@ class MainWindow(UserCommands, QMainWindow):
         self.library_dir = Path(library_dir)
         self.settings = settings
         self.offer_demo = offer_demo
-        self.desk: Desk | None = None
         self.runner = TaskRunner(self)
         self.errors = ErrorReporter(self)
-        self.ask = Asker(self)
+        self.operations = Operations(self.runner, self.errors, self.apply_changes)
         self.demo_offer: DemoOfferDialog | None = None
-        self.export_dialog: ExportDialog | None = None
-        self.import_report: ImportReportDialog | None = None
+        self.shortcuts_dialog: ShortcutsDialog | None = None
         self.pending_select: int | None = None
-        self._long_job: Job | None = None
-        self._sort: tuple[str, bool] = ("relevance", False)
+        self._sort: tuple[str, bool] = (RELEVANCE, False)
         self._tag_colours: dict[str, str | None] = {}
-        self._tag_names: list[str] = []
-        self._shortlist_names: list[str] = []
-        self._last_shortlist: str | None = None
         self._select_first = True
         self._closed = False
 
@@ -124,14 +107,25 @@ class MainWindow(UserCommands, QMainWindow):
         self.search_bar = SearchBar()
         self.detail = DetailPane()
         self.progress = JobProgress()
+        self.panes = Panes(
+            window=self,
+            status_bar=self.statusBar(),
+            progress=self.progress,
+            table=self.table,
+            sidebar=self.sidebar,
+            search_bar=self.search_bar,
+            detail=self.detail,
+            ask=Asker(self),
+        )
+        self.transfers = Transfers(self.operations, self.panes)
+        self.commands = Commands(self.operations, self.transfers, self.panes)
         # Only these panes use the style sheet: on the table, Qt's style-sheet style
         # doubles the cost of painting rows.
         for pane in (self.detail, self.search_bar):
             pane.setStyleSheet(style_sheet())
         self.statusBar().addPermanentWidget(self.progress)
         self._build_layout()
-        self._build_actions()
-        self._build_menus()
+        self.menus = WindowMenus(self)
         self._connect()
         self._restore_state()
         self.setAcceptDrops(True)
@@ -160,142 +154,25 @@ class MainWindow(UserCommands, QMainWindow):
         self.setTabOrder(self.search_bar.field, self.table)
         self.setTabOrder(self.table, self.detail.single.stars)
 
-    def _action(
-        self,
-        text: str,
-        slot: Callable[[], object],
-        shortcut: QKeySequence | str | None = None,
-        icon_name: str | None = None,
-    ) -> QAction:
-        action = QAction(text, self)
-        if shortcut:
-            action.setShortcut(QKeySequence(shortcut))
-        if icon_name:
-            action.setIcon(icon(icon_name))
-        action.triggered.connect(lambda _checked=False: slot())
-        self.addAction(action)
-        return action
-
-    def _build_actions(self) -> None:
-        std = QKeySequence.StandardKey
-        self.import_action = self._action("&Import…", self.choose_import, "Ctrl+I", "import")
-        self.export_action = self._action(
-            "&Export…", self.open_export_dialog, "Ctrl+Shift+E", "export"
-        )
-        self.demo_action = self._action("Load &Demo Papers", self.load_demo)
-        self.quit_action = self._action("&Quit", self.close, QKeySequence(std.Quit))
-        self.undo_action = self._action("&Undo", self.undo, QKeySequence(std.Undo), "undo")
-        self.redo_action = self._action("&Redo", self.redo, "Ctrl+Shift+Z", "redo")
-        # Their text names the action to undo; Help lists them by these fixed names.
-        self.undo_action.setData("Undo")
-        self.redo_action.setData("Redo")
-        self.find_action = self._action("&Find", self.search_bar.focus, "Ctrl+F", "search")
-        self.select_all_action = self._action("Select &All", self.select_all, "Ctrl+A")
-        self.delete_action = self._action(
-            "&Delete Papers", self.delete_selected, "Delete", "delete"
-        )
-        self.remove_from_shortlist_action = self._action(
-            "Remove from &Shortlist", self.remove_selected_from_shortlist
-        )
-        self.relevance_action = self._action("Sort by &Relevance", self.sort_by_relevance)
-        self.rating_actions = [
-            self._action(
-                f"{n} Star{'s' if n != 1 else ''}" if n else "No Stars",
-                partial(self.set_rating, n),
-                f"Ctrl+{n}",
-            )
-            for n in range(MAX_RATING + 1)
-        ]
-        self.status_actions = [
-            self._action(
-                STATUS_LABELS[status],
-                partial(self.set_status, status),
-                STATUS_KEYS[status],
-                f"status-{status.value}",
-            )
-            for status in Status
-        ]
-        self.add_tag_action = self._action("Add &Tag…", self.detail.focus_tags, "Ctrl+T", "tag")
-        self.edit_title_action = self._action("Edit T&itle", self.detail.edit_title, "F2", "edit")
-        self.edit_note_action = self._action("Edit &Note", self.detail.focus_note, "Ctrl+E")
-        self.add_to_shortlist_action = self._action(
-            "Add to &Shortlist…", self.choose_shortlist_for_selection, "Ctrl+L", "shortlist"
-        )
-        self.new_shortlist_action = self._action("&New Shortlist…", self.ask_new_shortlist)
-        self.move_up_action = self._action(
-            "Move &Up in Shortlist", partial(self.move_selected_in_shortlist, -1), "Alt+Up"
-        )
-        self.move_down_action = self._action(
-            "Move Do&wn in Shortlist", partial(self.move_selected_in_shortlist, 1), "Alt+Down"
-        )
-        self.save_search_action = self._action(
-            "Save &Search…", self.ask_save_search, "Ctrl+Shift+S", "saved-search"
-        )
-        self.focus_sidebar_action = self._action("Go to Sidebar", self.sidebar.setFocus, "Alt+1")
-        self.focus_table_action = self._action("Go to Papers", self.table.setFocus, "Alt+2")
-        self.focus_detail_action = self._action(
-            "Go to Details", self.detail.single.stars.setFocus, "Alt+3"
-        )
-        self.shortcuts_action = self._action(
-            "&Keyboard Shortcuts", self.show_shortcuts, "F1", "keyboard"
-        )
-        self.syntax_action = self._action(
-            "Search &Syntax", self.search_bar.show_cheat_sheet, None, "cheat-sheet"
-        )
-        self.tag_toggle_actions: list[QAction] = []
-        self.shortcuts_dialog: ShortcutsDialog | None = None
-
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
-        file_menu.addActions([self.import_action, self.export_action, self.demo_action])
-        file_menu.addSeparator()
-        file_menu.addAction(self.quit_action)
-        edit_menu = bar.addMenu("&Edit")
-        edit_menu.addActions([self.undo_action, self.redo_action])
-        edit_menu.addSeparator()
-        edit_menu.addActions([self.find_action, self.select_all_action])
-        edit_menu.addSeparator()
-        edit_menu.addActions([self.remove_from_shortlist_action, self.delete_action])
-        view_menu = bar.addMenu("&View")
-        view_menu.addAction(self.relevance_action)
-        view_menu.addSeparator()
-        view_menu.addActions(
-            [self.focus_sidebar_action, self.focus_table_action, self.focus_detail_action]
-        )
-        paper_menu = bar.addMenu("&Paper")
-        rating_menu = paper_menu.addMenu("&Rating")
-        rating_menu.addActions(self.rating_actions)
-        status_menu = paper_menu.addMenu("S&tatus")
-        status_menu.addActions(self.status_actions)
-        self.tag_menu = paper_menu.addMenu("Toggle &Coloured Tag")
-        paper_menu.addActions([self.add_tag_action, self.edit_title_action, self.edit_note_action])
-        paper_menu.addSeparator()
-        paper_menu.addActions([self.add_to_shortlist_action, self.new_shortlist_action])
-        paper_menu.addActions([self.move_up_action, self.move_down_action])
-        paper_menu.addAction(self.save_search_action)
-        help_menu = bar.addMenu("&Help")
-        help_menu.addActions([self.shortcuts_action, self.syntax_action])
-        self._rebuild_tag_menu()
-
     def _connect(self) -> None:
+        commands = self.commands
         self.runner.unhandled_error.connect(self.errors.report)
         self.search_bar.query_changed.connect(self.run_search)
-        self.search_bar.save_requested.connect(lambda _text: self.ask_save_search())
+        self.search_bar.save_requested.connect(lambda _text: commands.ask_save_search())
         self.model.sort_requested.connect(self._on_sort_requested)
-        self.model.reorder_requested.connect(self._on_reorder_requested)
+        self.model.reorder_requested.connect(commands.reorder_shortlist)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.sidebar.scope_changed.connect(self._on_scope_changed)
         self.sidebar.saved_search_chosen.connect(self._on_saved_search_chosen)
-        self.sidebar.papers_dropped.connect(self._on_papers_dropped)
-        self.sidebar.command.connect(self.run_sidebar_command)
-        self.detail.title_edited.connect(self.set_title)
-        self.detail.rating_chosen.connect(self.set_rating)
-        self.detail.status_chosen.connect(self.set_status)
-        self.detail.tag_added.connect(lambda name: self.add_tags([name]))
-        self.detail.tag_removed.connect(lambda name: self.remove_tags([name]))
-        self.detail.notes.save_requested.connect(self.save_note)
-        self.progress.cancel_requested.connect(self.cancel_long_job)
+        self.sidebar.papers_dropped.connect(commands.drop_papers)
+        self.sidebar.command.connect(commands.run_sidebar_command)
+        self.detail.title_edited.connect(commands.set_title)
+        self.detail.rating_chosen.connect(commands.set_rating)
+        self.detail.status_chosen.connect(commands.set_status)
+        self.detail.tag_added.connect(lambda name: commands.add_tags([name]))
+        self.detail.tag_removed.connect(lambda name: commands.remove_tags([name]))
+        self.detail.notes.save_requested.connect(commands.save_note)
+        self.transfers.import_started.connect(self._on_import_started)
 
     # --- opening ---------------------------------------------------------------------
     def _open_library(self) -> None:
@@ -324,15 +201,15 @@ class MainWindow(UserCommands, QMainWindow):
         if self._closed:
             desk.close()
             return
-        self.desk = desk
+        self.operations.desk = desk
         self._set_library_enabled(True)
-        self._update_scope_actions(self.sidebar.scope())
+        self.menus.show_scope(self.sidebar.scope())
         self.statusBar().showMessage(f"Library: {self.library_dir}", 5000)
-        self.refresh_sidebar()
+        empty = self.refresh_sidebar().papers == 0
         self.refresh_undo_actions()
         self.run_search()
         self.desk_opened.emit()
-        if self.offer_demo and desk.library.count() == 0 and not self._demo_declined():
+        if self.offer_demo and empty and not self._demo_declined():
             self._offer_demo()
 
     def _on_open_failed(self, error: BaseException) -> None:
@@ -347,7 +224,8 @@ class MainWindow(UserCommands, QMainWindow):
         for widget in (self.sidebar, self.search_bar, self.table, self.detail):
             widget.setEnabled(enabled)
         for action in self.actions():
-            if action not in (self.quit_action, self.shortcuts_action, self.syntax_action):
+            menus = self.menus
+            if action not in (menus.quit_action, menus.shortcuts_action, menus.syntax_action):
                 action.setEnabled(enabled)
 
     # --- first run -------------------------------------------------------------------
@@ -355,7 +233,7 @@ class MainWindow(UserCommands, QMainWindow):
         return f"demo-declined/{self.library_dir.resolve().as_posix().strip('/')}"
 
     def _demo_declined(self) -> bool:
-        return self.settings.value(self._demo_key(), False, type=bool)
+        return bool(self.settings.value(self._demo_key(), False, type=bool))
 
     def _offer_demo(self) -> None:
         seeds = demo.seed_files()
@@ -378,22 +256,24 @@ class MainWindow(UserCommands, QMainWindow):
         dialog.open()
 
     def load_demo(self) -> None:
-        self.import_files(demo.seed_files(), report=False)
+        self.transfers.import_files(demo.seed_files(), report=False)
 
     # --- reading ---------------------------------------------------------------------
+    @property
+    def desk(self) -> Desk | None:
+        """The open library; None until it is open, and after the window closed."""
+        return self.operations.desk
+
     def _fetch_papers(self, ids: Sequence[int]) -> list[Paper]:
         # One page of rows: a short bounded read, fine on the GUI thread (DESIGN §5).
-        return self.desk.library.papers(ids) if self.desk is not None else []
+        return reading.papers(self.desk, ids) if self.desk is not None else []
 
     def run_search(self, *_args: object) -> None:
-        desk = self.desk
-        if desk is None:
-            return
         scope, text = self.sidebar.scope(), self.search_bar.text()
         sort, descending = self._sort
-        self.runner.read(
+        self.operations.read(
             "Search",
-            lambda job: list_papers(desk, scope, text, sort, descending),
+            lambda desk: searching.listing(desk, scope, text, sort, descending),
             on_done=self._apply_listing,
             on_error=self._on_search_failed,
             key="search",
@@ -436,32 +316,17 @@ class MainWindow(UserCommands, QMainWindow):
 
     def sort_by_relevance(self) -> None:
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-        self._sort = ("relevance", False)
+        self._sort = (RELEVANCE, False)
         self.run_search()
 
     def _on_scope_changed(self, scope: Scope) -> None:
-        self._update_scope_actions(scope)
+        self.menus.show_scope(scope)
         if scope.kind != Kind.SAVED:
             self.run_search()
 
-    def _update_scope_actions(self, scope: Scope) -> None:
-        # In a shortlist, Delete takes papers off the list (a playlist habit), not the library.
-        in_shortlist = scope.kind == Kind.SHORTLIST
-        self.remove_from_shortlist_action.setShortcut(
-            QKeySequence("Delete" if in_shortlist else "")
-        )
-        self.delete_action.setShortcut(QKeySequence("Shift+Delete" if in_shortlist else "Delete"))
-        for action in (
-            self.remove_from_shortlist_action,
-            self.move_up_action,
-            self.move_down_action,
-        ):
-            action.setEnabled(in_shortlist)
-
     def _on_saved_search_chosen(self, name: str) -> None:
-        if self.desk is None:
-            return
-        for search in self.desk.library.saved_searches():
+        overview = self.commands.overview
+        for search in overview.saved_searches if overview else ():
             if search.name == name:
                 self.search_bar.set_text(search.query)
                 return
@@ -475,92 +340,39 @@ class MainWindow(UserCommands, QMainWindow):
         if len(ids) == 1:
             try:
                 # Read afresh: the table's cached page may predate the last change.
-                paper = desk.library.paper(ids[0])
+                paper = reading.paper(desk, ids[0])
             except PaperdeskError:
                 self.detail.show_nothing()
             else:
                 self.detail.show_paper(paper, self._tag_colours)
             return
-        papers = desk.library.papers(ids) if len(ids) <= DetailPane.MAX_SUMMARISED else None
+        papers = reading.papers(desk, ids) if len(ids) <= DetailPane.MAX_SUMMARISED else None
         self.detail.show_many(len(ids), papers, self._tag_colours)
 
-    def refresh_sidebar(self) -> None:
-        desk = self.desk
-        if desk is None:
-            return
-        library = desk.library
-        tags = library.tags()
-        data = SidebarData(
-            total=library.count(),
-            status_counts=library.status_counts(),
-            shortlists=library.shortlists(),
-            tags=tags,
-            saved_searches=library.saved_searches(),
-            imports=library.import_batches(),
-        )
+    def refresh_sidebar(self) -> Overview:
+        """Read the library's overview (one service call) and show it everywhere."""
+        assert self.desk is not None
+        overview = stats.overview(self.desk)
         scope_before = self.sidebar.scope()
-        self.sidebar.populate(data)
-        self._shortlist_names = [s.name for s in data.shortlists]
-        self._tag_colours = {t.name: t.colour for t in tags}
-        self._tag_names = [t.name for t in tags]
+        self.sidebar.populate(overview)
+        self.commands.overview = overview
+        self._tag_colours = {t.name: t.colour for t in overview.tags}
         self.model.set_tag_colours(self._tag_colours)
-        self.detail.set_known_tags(self._tag_names)
-        self._rebuild_tag_menu(coloured_tag_keys(tags))
+        self.detail.set_known_tags([t.name for t in overview.tags])
+        self.menus.show_coloured_tags(coloured_tag_keys(overview.tags))
         if self.sidebar.scope() != scope_before:
             # The shortlist or tag being shown was renamed or deleted.
             self._on_scope_changed(self.sidebar.scope())
-
-    def _rebuild_tag_menu(self, keys: dict[str, int] | None = None) -> None:
-        for action in self.tag_toggle_actions:
-            self.removeAction(action)
-            action.deleteLater()
-        self.tag_menu.clear()
-        self.tag_toggle_actions = []
-        for name, number in sorted((keys or {}).items(), key=lambda item: item[1]):
-            action = self._action(f"Toggle tag {name}", partial(self.toggle_tag, name), str(number))
-            self.tag_toggle_actions.append(action)
-            self.tag_menu.addAction(action)
-        if not self.tag_toggle_actions:
-            placeholder = self.tag_menu.addAction("Give tags a colour to toggle them with 1–9")
-            placeholder.setEnabled(False)
+        return overview
 
     def refresh_undo_actions(self) -> None:
-        desk = self.desk
-        undo_label = history.undo_label(desk) if desk else None
-        redo_label = history.redo_label(desk) if desk else None
-        self.undo_action.setText(f"&Undo {undo_label}" if undo_label else "&Undo")
-        self.redo_action.setText(f"&Redo {redo_label}" if redo_label else "&Redo")
-        self.undo_action.setEnabled(undo_label is not None)
-        self.redo_action.setEnabled(redo_label is not None)
+        if self.desk is not None:
+            self.menus.show_undo_labels(history.labels(self.desk))
 
     # --- changing --------------------------------------------------------------------
-    def perform(
-        self,
-        name: str,
-        action: Callable[[Desk], Changes | None],
-        on_error: Callable[[BaseException], None] | None = None,
-        before_apply: Callable[[], None] | None = None,
-    ) -> Job | None:
-        """Run one user action on the writer thread; its Changes come back to `apply_changes`.
-
-        `before_apply` runs on the GUI thread once the action succeeded, before the panes
-        are refreshed (e.g. to follow a rename of the shortlist being shown).
-        """
-        desk = self.desk
-        if desk is None:
-            return None
-
-        def done(changes: Changes | None) -> None:
-            if before_apply is not None:
-                before_apply()
-            self.apply_changes(changes)
-
-        return self.runner.write(
-            name,
-            lambda job: action(desk),
-            on_done=done,
-            on_error=on_error or partial(self.errors.report, name),
-        )
+    def _on_import_started(self, library_was_empty: bool) -> None:
+        # A freshly filled library shows its first paper once the import is listed.
+        self._select_first = library_was_empty
 
     def apply_changes(self, changes: Changes | None) -> None:
         if self.desk is None:
@@ -618,11 +430,29 @@ class MainWindow(UserCommands, QMainWindow):
             self._closed = True
             self.detail.notes.flush()
             self.save_state()
-            if self._long_job is not None:
-                self._long_job.cancel()
+            self.transfers.cancel()
             # Finishes every queued write (the note just flushed) before returning.
             self.runner.shutdown()
             if self.desk is not None:
                 self.desk.close()
-                self.desk = None
+                self.operations.desk = None
         super().closeEvent(event)
+
+    # --- files dropped from a file manager are imported ---------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        self._accept_files(event)
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        self._accept_files(event)
+
+    def _accept_files(self, event: QDragMoveEvent) -> None:
+        if dropped_files(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = dropped_files(event.mimeData())
+        if paths:
+            event.acceptProposedAction()
+            self.transfers.import_files(paths)

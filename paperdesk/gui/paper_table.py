@@ -161,8 +161,10 @@ class PaperTable(QTableView):
         model = self.paper_model()
         ids = model.ids()
         rows: set[int] = set()
-        for selection_range in self.selectionModel().selection():
-            rows.update(range(selection_range.top(), selection_range.bottom() + 1))
+        selection = self.selectionModel().selection()
+        for number in range(selection.count()):
+            selected = selection.at(number)
+            rows.update(range(selected.top(), selected.bottom() + 1))
         return [ids[row] for row in sorted(rows)]
 
     def current_id(self) -> int | None:

@@ -27,6 +27,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPixmap
 
+from paperdesk.core import fields
 from paperdesk.core.models import MAX_RATING, Paper
 from paperdesk.gui.resources import icon
 from paperdesk.gui.star_rating import STAR_GOLD
@@ -54,27 +55,21 @@ class Column(IntEnum):
     ADDED = 7
 
 
-COLUMN_TITLES = {
-    Column.RATING: "Rating",
-    Column.STATUS: "Status",
-    Column.TITLE: "Title",
-    Column.AUTHOR: "First author",
-    Column.VENUE: "Venue",
-    Column.YEAR: "Year",
-    Column.TAGS: "Tags",
-    Column.ADDED: "Added",
+#: Each column's paper field: the field table (core/fields.py) names its heading and the
+#: sort key a click on the heading asks the search layer for.
+COLUMN_FIELDS = {
+    Column.RATING: fields.BY_NAME["rating"],
+    Column.STATUS: fields.BY_NAME["status"],
+    Column.TITLE: fields.BY_NAME["title"],
+    Column.AUTHOR: fields.BY_NAME["author"],
+    Column.VENUE: fields.BY_NAME["venue"],
+    Column.YEAR: fields.BY_NAME["year"],
+    Column.TAGS: fields.BY_NAME["tag"],
+    Column.ADDED: fields.BY_NAME["added"],
 }
-
-# The search layer's sort keys (SERVICES_API: searching.find_ids).
+COLUMN_TITLES = {column: field.label or field.name for column, field in COLUMN_FIELDS.items()}
 COLUMN_SORT_KEYS = {
-    Column.RATING: "rating",
-    Column.STATUS: "status",
-    Column.TITLE: "title",
-    Column.AUTHOR: "first_author",
-    Column.VENUE: "venue",
-    Column.YEAR: "year",
-    Column.TAGS: "tags",
-    Column.ADDED: "added",
+    column: field.sort_key or fields.RELEVANCE for column, field in COLUMN_FIELDS.items()
 }
 
 PaperRole = Qt.ItemDataRole.UserRole + 1

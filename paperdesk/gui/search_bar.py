@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.gui.resources import icon
-from paperdesk.search.query import CHEAT_SHEET
+from paperdesk.services.searching import SYNTAX_HELP
 
 TYPING_DELAY_MS = 250
 _COLUMNS = re.compile(r"^(.*\S)\s{3,}(\S.*)$")
@@ -26,7 +26,7 @@ _COLUMNS = re.compile(r"^(.*\S)\s{3,}(\S.*)$")
 def cheat_sheet_html() -> str:
     """The search layer's own cheat sheet (it owns the grammar) as a two-column table."""
     rows = []
-    for line in CHEAT_SHEET.splitlines():
+    for line in SYNTAX_HELP.splitlines():
         # Columns are aligned with 3+ spaces; examples themselves may hold two.
         match = _COLUMNS.match(line)
         example, meaning = match.groups() if match else (line, "")

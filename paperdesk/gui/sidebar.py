@@ -9,57 +9,25 @@ answers (asking for names and colours through its Asker).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeView, QWidget
 
-from paperdesk.core.models import ImportBatch, SavedSearch, ShortlistInfo, Status, TagInfo
+from paperdesk.core.models import (
+    ImportBatch,
+    Overview,
+    SavedSearch,
+    ShortlistInfo,
+    Status,
+    TagInfo,
+)
+from paperdesk.core.scope import Kind, Scope
 from paperdesk.gui.paper_table_model import PAPER_IDS_MIME, decode_paper_ids
 from paperdesk.gui.resources import icon
 
-
-class Kind(StrEnum):
-    ALL = "all"
-    STATUS = "status"
-    SHORTLIST = "shortlist"
-    TAG = "tag"
-    SAVED = "saved"
-    IMPORT = "import"
-    SECTION = "section"
-
-
-@dataclass(frozen=True)
-class Scope:
-    """What the table shows before the search text narrows it.
-
-    `value` is a status, shortlist, tag or saved-search name, or an import batch id.
-    """
-
-    kind: Kind = Kind.ALL
-    value: str = ""
-
-    def query(self) -> str:
-        """The scope as a query fragment, for scopes the search syntax can express."""
-        if self.kind == Kind.STATUS:
-            return f"status:{self.value}"
-        if self.kind == Kind.TAG:
-            return f'tag:"{self.value}"'
-        return ""
-
-
-@dataclass(frozen=True)
-class SidebarData:
-    """Everything the sidebar shows, read in one go from the library."""
-
-    total: int
-    status_counts: dict[str, int]
-    shortlists: Sequence[ShortlistInfo]
-    tags: Sequence[TagInfo]
-    saved_searches: Sequence[SavedSearch]
-    imports: Sequence[ImportBatch]
+#: The kind of a section's heading entry (its value is the kind of scope it lists).
+SECTION = "section"
 
 
 STATUS_LABELS = {
@@ -93,10 +61,10 @@ def colour_dot(colour: str, size: int = 12) -> QIcon:
     return QIcon(pixmap)
 
 
-def _entry(text: str, kind: Kind, value: str, item_icon: QIcon | None = None) -> QStandardItem:
+def _entry(text: str, kind: str, value: str, item_icon: QIcon | None = None) -> QStandardItem:
     item = QStandardItem(text)
     item.setEditable(False)
-    item.setData(kind.value, KindRole)
+    item.setData(str(kind), KindRole)
     item.setData(value, ValueRole)
     if item_icon is not None:
         item.setIcon(item_icon)
@@ -181,7 +149,7 @@ class Sidebar(SidebarView):
         self.selectionModel().currentChanged.connect(self._on_current_changed)
 
     # --- content ---------------------------------------------------------------------
-    def populate(self, data: SidebarData) -> None:
+    def populate(self, data: Overview) -> None:
         """Rebuild the entries, keeping the selected entry and what was expanded."""
         expanded = self._expanded_keys()
         first_time = self.model_.rowCount() == 0
@@ -190,18 +158,18 @@ class Sidebar(SidebarView):
             # removeRows, not clear(): clear() also drops the columns and their sizing.
             self.model_.removeRows(0, self.model_.rowCount())
             root = self.model_.invisibleRootItem()
-            root.appendRow(_row(_entry("All papers", Kind.ALL, "", icon("library")), data.total))
-            root.appendRow(_row(self._status_section(data.status_counts)))
+            root.appendRow(_row(_entry("All papers", Kind.ALL, "", icon("library")), data.papers))
+            root.appendRow(_row(self._status_section(dict(data.by_status))))
             root.appendRow(_row(self._shortlist_section(data.shortlists)))
             root.appendRow(_row(self._tag_section(data.tags)))
             root.appendRow(_row(self._saved_section(data.saved_searches)))
             root.appendRow(_row(self._import_section(data.imports)))
             if first_time:
                 for kind in (Kind.STATUS, Kind.SHORTLIST, Kind.TAG, Kind.SAVED):
-                    expanded.add((Kind.SECTION.value, kind.value))
+                    expanded.add((SECTION, kind.value))
             self._restore_expanded(expanded)
             if first_time:
-                tags = self.index_of(Scope(Kind.SECTION, Kind.TAG.value))
+                tags = self._index_of_entry(SECTION, Kind.TAG)
                 if tags is not None:
                     self.expandRecursively(tags)
             index = self.index_of(self._scope)
@@ -213,7 +181,7 @@ class Sidebar(SidebarView):
             self._refreshing = False
 
     def _section(self, kind: Kind) -> QStandardItem:
-        item = _entry(SECTION_TITLES[kind], Kind.SECTION, kind.value)
+        item = _entry(SECTION_TITLES[kind], SECTION, kind.value)
         item.setSelectable(False)
         font = item.font()
         font.setBold(True)
@@ -286,9 +254,13 @@ class Sidebar(SidebarView):
         return self._scope
 
     def index_of(self, scope: Scope) -> QModelIndex | None:
+        return self._index_of_entry(scope.kind, scope.value)
+
+    def _index_of_entry(self, kind: str, value: str) -> QModelIndex | None:
         for index in self._all_indexes():
-            kind, value = index.data(KindRole), index.data(ValueRole)
-            if kind == scope.kind.value and (value or "").casefold() == scope.value.casefold():
+            if index.data(KindRole) == kind and (index.data(ValueRole) or "").casefold() == (
+                value.casefold()
+            ):
                 return index
         return None
 
@@ -311,14 +283,14 @@ class Sidebar(SidebarView):
         current = current.siblingAtColumn(0)
         if self._refreshing or not current.isValid():
             return
-        kind = Kind(current.data(KindRole))
+        kind = current.data(KindRole)
         value = current.data(ValueRole) or ""
-        if kind == Kind.SECTION:
+        if kind == SECTION:
             return
         if kind == Kind.SAVED:
             self.saved_search_chosen.emit(value)
             return
-        self._scope = Scope(kind, value)
+        self._scope = Scope(Kind(kind), value)
         self.scope_changed.emit(self._scope)
 
     def _all_indexes(self, parent: QModelIndex | None = None):
@@ -348,18 +320,19 @@ class Sidebar(SidebarView):
             index = self.currentIndex()
         if not index.isValid():
             return
-        menu = self.menu_for(Kind(index.data(KindRole)), index.data(ValueRole) or "")
+        menu = self.menu_for(index.data(KindRole), index.data(ValueRole) or "")
         if menu.actions():
             menu.exec(self.viewport().mapToGlobal(position))
 
-    def menu_for(self, kind: Kind, value: str) -> QMenu:
-        """The right-click menu of an entry (public so tests can check what it offers)."""
+    def menu_for(self, kind: str, value: str) -> QMenu:
+        """The right-click menu of an entry of this kind (a scope's kind, or SECTION), public
+        so tests can check what it offers."""
         menu = QMenu(self)
 
         def add(text: str, command: str, name: str = value) -> None:
             menu.addAction(text, lambda: self.command.emit(command, name))
 
-        section = value if kind == Kind.SECTION else kind.value
+        section = value if kind == SECTION else kind
         if section == Kind.SHORTLIST.value:
             add("New shortlist…", "new-shortlist", "")
             if kind == Kind.SHORTLIST:

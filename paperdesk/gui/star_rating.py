@@ -113,7 +113,11 @@ class StarRating(QWidget):
 
     def event(self, event: QEvent) -> bool:
         # Digits are window shortcuts elsewhere (1-9 toggle tags); here they mean stars.
-        if event.type() == QEvent.Type.ShortcutOverride and self._key_rating(event) is not None:
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and self._key_rating(event) is not None
+        ):
             event.accept()
             return True
         return super().event(event)

@@ -19,7 +19,7 @@ from whoosh import index as windex
 from whoosh.index import Index
 from whoosh.searching import Searcher
 
-from paperdesk.core.errors import QueryError
+from paperdesk.core.errors import Cancelled, QueryError
 from paperdesk.search.query import highlight_terms, parse_query
 from paperdesk.search.schema import SCHEMA_VERSION, IndexDocument, build_schema
 
@@ -28,10 +28,6 @@ log = logging.getLogger(__name__)
 STAMP_FILE = "paperdesk-index.json"
 REBUILD_FLAG = "rebuilding"
 INDEX_NAME = "papers"
-
-
-class Cancelled(Exception):
-    """Raised inside a long job when the user asked to stop it."""
 
 
 @dataclass(frozen=True)

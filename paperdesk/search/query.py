@@ -13,16 +13,21 @@ from functools import lru_cache
 from whoosh import query as wq
 from whoosh.qparser import FieldAliasPlugin, FuzzyTermPlugin, GtLtPlugin, QueryParser
 
+from paperdesk.core import fields
 from paperdesk.core.errors import QueryError
-from paperdesk.search.schema import FIELD_ALIASES, build_schema
+from paperdesk.core.fields import FieldType
+from paperdesk.search.schema import build_schema
 
-NUMERIC_FIELDS = ("year", "rating")
 _FIELD_PREFIX = re.compile(r"(?:^|(?<=[\s(]))(?P<name>[A-Za-z_][\w-]*):")
 # `year:2024..2025`, `year:2024..`, `year:..2020`: beets-style ranges users expect.
 _DOTTED_RANGE = re.compile(r"\b(?P<field>\w+):(?P<low>\d*)\.\.(?P<high>\d*)(?![\w.])")
 _NUMERIC_VALUE = re.compile(
-    r"\b(?P<field>year|rating):(?P<value>[\[{]|(?:>=|<=|>|<|=)?[^\s()\[\]{}]*)", re.IGNORECASE
+    rf"\b(?P<field>{'|'.join(sorted(fields.numeric_query_names()))}):"
+    r"(?P<value>[\[{]|(?:>=|<=|>|<|=)?[^\s()\[\]{}]*)",
+    re.IGNORECASE,
 )
+# Words of these fields are what a reader sees in the abstract: they are highlighted.
+_FREE_TEXT_FIELDS = {field.name for field in fields.query_fields() if field.type == FieldType.TEXT}
 
 CHEAT_SHEET = """\
 words            all words must appear (stemmed: training finds trained)
@@ -35,19 +40,13 @@ venue:icml  year:2025  year:2024..2025  rating:>=4
 in:"reading group"        papers in a shortlist"""
 
 
-def known_fields() -> set[str]:
-    names = set(build_schema().names())
-    for aliases in FIELD_ALIASES.values():
-        names.update(aliases)
-    return names - {"id"}
-
-
 @lru_cache(maxsize=1)
 def _parser() -> QueryParser:
-    parser = QueryParser("text", build_schema())
+    parser = QueryParser(fields.DEFAULT_QUERY_FIELD, build_schema())
     parser.add_plugin(FuzzyTermPlugin())
     parser.add_plugin(GtLtPlugin())
-    parser.add_plugin(FieldAliasPlugin(FIELD_ALIASES))
+    # Names users type for a field: `in:` reads better than `shortlist:`.
+    parser.add_plugin(FieldAliasPlugin(fields.query_aliases()))
     return parser
 
 
@@ -73,7 +72,7 @@ def highlight_terms(parsed: wq.Query) -> tuple[str, ...]:
     """Words of the free-text fields, to highlight in the abstract (stems, lower case)."""
     terms: dict[str, None] = {}
     for field, value in parsed.iter_all_terms(phrases=True):
-        if field in ("text", "title", "author", "note") and isinstance(value, str):
+        if field in _FREE_TEXT_FIELDS and isinstance(value, str):
             terms[value] = None
     return tuple(terms)
 
@@ -100,11 +99,11 @@ def _check_balance(text: str) -> None:
 
 def _check_fields(text: str) -> None:
     outside_quotes = re.sub(r'"[^"]*"', '""', text)
-    fields = known_fields()
+    known = fields.query_names()
     for match in _FIELD_PREFIX.finditer(outside_quotes):
         name = match["name"].lower()
-        if name not in fields:
-            listed = ", ".join(sorted(fields))
+        if name not in known:
+            listed = ", ".join(sorted(known))
             raise QueryError(f"unknown field {match['name']!r}; fields are: {listed}")
 
 

@@ -18,8 +18,8 @@ from paperdesk.formats.atomic import atomic_open
 from paperdesk.formats.backup import read_backup_file, write_backup_document
 from paperdesk.services import indexing
 from paperdesk.services.desk import Desk
-from paperdesk.store import snapshot
-from paperdesk.store.library import now
+from paperdesk.store.snapshot import LibraryNotEmptyError
+from paperdesk.store.tables import now
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ def write_backup(desk: Desk, path: Path) -> int:
     WriteError (a PaperdeskError) when the file cannot be written; the old file, if
     any, is then left as it was.
     """
-    state = snapshot.read_state(desk.library)
+    state = desk.library.backups.read_state()
     with atomic_open(path) as stream:
         write_backup_document(stream, state, now())
     log.info("backed up %d papers to %s", len(state["papers"]), path)
@@ -47,19 +47,16 @@ def restore_backup(
     written. `progress` follows the re-indexing, the long part.
     """
     document = read_backup_file(path)
-    library = desk.library
     description = f"Restore backup {path.name}"
-    with library.bulk_write(description) as connection:
-        occupied = snapshot.occupied_tables(connection)
-        if occupied:
-            held = ", ".join(f"{kind}: {count}" for kind, count in occupied.items())
-            raise LibraryError(
-                f"cannot restore into {desk.folder}: it is not empty ({held}). A restore "
-                "replaces a whole library, so it needs an empty one: "
-                f"paperdesk --library NEW_FOLDER restore {path}"
-            )
-        snapshot.restore_state(connection, document.state)
-    indexing.rebuild(library, desk.index, progress)
+    try:
+        desk.library.backups.restore(document.state, description)
+    except LibraryNotEmptyError as error:
+        raise LibraryError(
+            f"cannot restore into {desk.folder}: it is not empty ({error.listed}). A restore "
+            "replaces a whole library, so it needs an empty one: "
+            f"paperdesk --library NEW_FOLDER restore {path}"
+        ) from None
+    indexing.rebuild(desk.library, desk.index, progress)
     paper_ids = [paper["id"] for paper in document.state["papers"]]
     log.info("restored %d papers from %s", len(paper_ids), path)
     return Changes(

@@ -45,8 +45,9 @@ from paperdesk.services.near_duplicates import (
     NearDuplicateIndex,
     real_title,
 )
-from paperdesk.store import bulk
-from paperdesk.store.library import Library, PaperMerge
+from paperdesk.store.library import Library
+from paperdesk.store.merges import PaperMerge
+from paperdesk.store.papers import MatchKeys
 
 #: `merge_all` merges clusters at least this sure unless told otherwise.
 AUTO_MERGE_CONFIDENCE = 0.95
@@ -86,9 +87,9 @@ def find_clusters(desk: Desk, min_confidence: float = SUGGEST_THRESHOLD) -> list
     """Clusters of likely duplicates, most certain first."""
     _check_confidence(min_confidence)
     library = desk.library
-    edges = [*_exact_edges(library.match_keys()), *_similar_edges(library, min_confidence)]
-    groups = _cluster(edges, library.not_duplicate_pairs())
-    papers = {p.id: p for p in library.papers([i for ids, _, _ in groups for i in ids])}
+    edges = [*_exact_edges(library.papers.match_keys()), *_similar_edges(library, min_confidence)]
+    groups = _cluster(edges, library.merges.not_duplicate_pairs())
+    papers = {p.id: p for p in library.papers.get_many([i for ids, _, _ in groups for i in ids])}
     clusters = []
     for ids, confidence, reasons in groups:
         members = _by_preference([papers[i] for i in ids])
@@ -99,14 +100,14 @@ def find_clusters(desk: Desk, min_confidence: float = SUGGEST_THRESHOLD) -> list
 
 def merge(desk: Desk, ids: Sequence[int], keep: int | None = None) -> Changes:
     """Merge these papers into one: `keep`, or the survivor the rule picks."""
-    wanted = desk.library.require_papers(ids)
+    wanted = desk.library.papers.require(ids)
     if len(wanted) < 2:
         raise InvalidValueError("name at least two papers to merge")
     if keep is not None and keep not in wanted:
         raise InvalidValueError(f"paper {keep} is not among the papers to merge")
     plan = _merge_plan(desk, wanted, keep)
     description = f"Merge {', '.join(str(i) for i in plan.others)} into {plan.survivor}"
-    return synced(desk, desk.library.merge_papers([plan], description))
+    return synced(desk, desk.library.merges.merge([plan], description))
 
 
 def merge_all(desk: Desk, min_confidence: float = AUTO_MERGE_CONFIDENCE) -> Changes:
@@ -118,12 +119,12 @@ def merge_all(desk: Desk, min_confidence: float = AUTO_MERGE_CONFIDENCE) -> Chan
     merged = sum(len(plan.others) for plan in plans)
     description = f"Merge {len(plans)} duplicate group{'s' if len(plans) != 1 else ''}"
     description += f" ({merged} paper{'s' if merged != 1 else ''} folded in)"
-    return synced(desk, desk.library.merge_papers(plans, description))
+    return synced(desk, desk.library.merges.merge(plans, description))
 
 
 def mark_not_duplicates(desk: Desk, ids: Sequence[int]) -> Changes:
     """Remember that these papers are different; they are never offered together again."""
-    return synced(desk, desk.library.mark_not_duplicates(ids))
+    return synced(desk, desk.library.merges.mark_not_duplicates(ids))
 
 
 # ---------------------------------------------------------------------- finding
@@ -135,21 +136,21 @@ def _check_confidence(value: float) -> None:
 
 
 def _exact_edges(
-    rows: Iterable[tuple[int, str, str | None, str | None, str | None, str | None]],
+    rows: Iterable[MatchKeys],
 ) -> list[_Edge]:
     holders: dict[tuple[str, str], list[int]] = defaultdict(list)
     for paper_id, fingerprint, doi, arxiv, openreview, title_key in rows:
         keys = {
             "doi": (doi or "").lower(),
-            "arxiv": arxiv,
-            "openreview": openreview,
-            "title": title_key,
+            "arxiv": arxiv or "",
+            "openreview": openreview or "",
+            "title": title_key or "",
             "fingerprint": fingerprint,
         }
         for kind in KEY_KINDS:
             if keys[kind]:
                 holders[(kind, keys[kind])].append(paper_id)
-    edges = []
+    edges: list[_Edge] = []
     for (kind, _value), ids in holders.items():
         if 2 <= len(ids) <= MAX_BLOCK:
             first = min(ids)
@@ -161,7 +162,7 @@ def _exact_edges(
 
 def _similar_edges(library: Library, min_confidence: float) -> list[_Edge]:
     index = NearDuplicateIndex(min_confidence)
-    for paper_id, title, derived, abstract in library.match_texts():
+    for paper_id, title, derived, abstract in library.papers.match_texts():
         index.add(paper_id, real_title(title, derived), abstract)
     return [
         _Edge(first, second, score, f"similar text ({score:.2f})")
@@ -228,12 +229,11 @@ def _by_preference(papers: Sequence[Paper]) -> list[Paper]:
 
 
 def _merge_plan(desk: Desk, ids: Sequence[int], keep: int | None) -> PaperMerge:
-    papers = _by_preference(desk.library.papers(ids))
+    papers = _by_preference(desk.library.papers.get_many(ids))
     if keep is not None:
         papers.sort(key=lambda p: p.id != keep)  # stable: the rest keep their preference order
     survivor, others = papers[0], papers[1:]
-    with desk.library.engine.connect() as connection:
-        rows = bulk.current_rows(connection, [p.id for p in papers])
+    rows = desk.library.papers.stored_values([p.id for p in papers])
     values: dict[str, Any] = {}
     for other in others:
         values.update(merge_updates({**rows[survivor.id], **values}, _record(rows[other.id])))

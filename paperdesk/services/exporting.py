@@ -16,12 +16,12 @@ from typing import TextIO
 from paperdesk.core.changes import Changes
 from paperdesk.core.citekeys import DEFAULT_PATTERN as DEFAULT_PATTERN  # the CLI's default
 from paperdesk.core.citekeys import assign_keys, check_pattern, is_valid_key
-from paperdesk.core.errors import InvalidValueError
+from paperdesk.core.errors import Cancelled, InvalidValueError
 from paperdesk.core.models import Paper
+from paperdesk.core.scope import Scope
 from paperdesk.formats.atomic import atomic_open
 from paperdesk.formats.registry import BACKUP_EXTENSION, WRITERS
 from paperdesk.formats.registry import WriteOptions as Options
-from paperdesk.search.index import Cancelled
 from paperdesk.services import backup, searching
 from paperdesk.services.desk import Desk
 
@@ -30,28 +30,6 @@ BACKUP_FORMAT = "json"
 EXTENSIONS = {name: w.extensions[0] for name, w in WRITERS.items()} | {
     BACKUP_FORMAT: BACKUP_EXTENSION
 }
-
-
-@dataclass(frozen=True)
-class Scope:
-    """What to export; with nothing set, the whole library (in import order)."""
-
-    shortlist: str | None = None
-    query: str | None = None
-    ids: tuple[int, ...] | None = None
-
-    @property
-    def is_whole_library(self) -> bool:
-        return self.shortlist is None and self.query is None and self.ids is None
-
-    def describe(self) -> str:
-        if self.shortlist is not None:
-            return f"shortlist {self.shortlist!r}"
-        if self.query is not None:
-            return f"search {self.query!r}"
-        if self.ids is not None:
-            return f"{len(self.ids)} selected papers"
-        return "the whole library"
 
 
 @dataclass(frozen=True)
@@ -78,17 +56,6 @@ def format_for(path: Path, requested: str | None) -> str:
     )
 
 
-def papers_in(desk: Desk, scope: Scope) -> list[int]:
-    """The ids to export, in the order the user sees them."""
-    if scope.shortlist is not None:
-        return searching.shortlist_ids(desk, scope.shortlist)
-    if scope.query is not None:
-        return searching.find_ids(desk, scope.query).ids
-    if scope.ids is not None:
-        return desk.library.require_papers(scope.ids)
-    return searching.find_ids(desk, None, sort="added").ids
-
-
 def export(
     desk: Desk,
     scope: Scope,
@@ -109,7 +76,7 @@ def export(
         count = backup.write_backup(desk, path)
         return ExportResult(path, chosen, count, Changes())
     check_pattern(options.key_pattern)
-    loaded, changes = _with_stored_keys(desk, papers_in(desk, scope), options.key_pattern)
+    loaded, changes = _with_stored_keys(desk, searching.scope_ids(desk, scope), options.key_pattern)
     papers = _checking_cancel(loaded, cancelled)
     with atomic_open(path, newline=WRITERS[chosen].newline) as stream:
         count = _write(chosen, papers, stream, replace(options, heading=_heading(scope)))
@@ -122,9 +89,9 @@ def preview(
     """The first entries as they would be written (keys shown as they would be made)."""
     if format == BACKUP_FORMAT:
         return "(a JSON backup of the whole library: every paper and all your data)"
-    ids = papers_in(desk, scope)[:limit]
+    ids = searching.scope_ids(desk, scope)[:limit]
     stream = io.StringIO()
-    _write(format, desk.library.papers(ids), stream, options)
+    _write(format, desk.library.papers.get_many(ids), stream, options)
     return stream.getvalue()
 
 
@@ -144,13 +111,13 @@ def _with_stored_keys(desk: Desk, ids: Sequence[int], pattern: str) -> tuple[lis
     An imported key BibTeX would refuse (`Müller2020`) counts as missing: otherwise
     every export would invent a different replacement for it.
     """
-    papers = desk.library.papers(ids)
+    papers = desk.library.papers.get_many(ids)
     keyless = [p for p in papers if not (p.citation_key and is_valid_key(p.citation_key))]
     if not keyless:
         return papers, Changes()
-    taken = desk.library.citation_keys_in_use() - {p.citation_key for p in keyless}
+    taken = desk.library.papers.citation_keys_in_use() - {p.citation_key for p in keyless}
     new_keys = dict(zip((p.id for p in keyless), assign_keys(keyless, pattern, taken), strict=True))
-    changes = desk.library.set_citation_keys(new_keys)
+    changes = desk.library.papers.set_citation_keys(new_keys)
     # Keys are not searchable: the index needs no new documents, only the new generation.
     desk.index.mark_current(desk.library.generation())
     keyed = [replace(p, citation_key=new_keys[p.id]) if p.id in new_keys else p for p in papers]

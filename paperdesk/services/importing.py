@@ -14,17 +14,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paperdesk.core.changes import Changes, ids_of
-from paperdesk.core.errors import PaperdeskError
+from paperdesk.core.errors import Cancelled, PaperdeskError
 from paperdesk.core.models import PaperRecord
 from paperdesk.formats.base import ReadResult
 from paperdesk.formats.registry import BACKUP, BackupFileError, read_file
-from paperdesk.search.index import Cancelled
 from paperdesk.services import backup, indexing
 from paperdesk.services.desk import Desk
 from paperdesk.services.matching import Matcher, record_keys
 from paperdesk.services.merging import merge_updates, revision_updates
 from paperdesk.services.near_duplicates import ImportNearDuplicates
-from paperdesk.store import bulk
+from paperdesk.store.imports import BatchRecord
 
 log = logging.getLogger(__name__)
 
@@ -175,9 +174,9 @@ def _apply(
     cancelled: Callable[[], bool] | None,
 ) -> Changes:
     library = desk.library
-    previous = [b for b in library.import_batches() if b.file_name == path.name]
-    last_time = set(library.batch_paper_ids(previous[-1].id)) if previous else set()
-    its_own = library.papers_first_imported_from(path.name) if previous else set()
+    previous = [b for b in library.imports.batches() if b.file_name == path.name]
+    last_time = set(library.imports.batch_paper_ids(previous[-1].id)) if previous else set()
+    its_own = library.imports.papers_first_imported_from(path.name) if previous else set()
     plan = _plan(desk, result.records, its_own)
     report.added = len(plan.new_records)
     report.updated = plan.updated
@@ -185,24 +184,29 @@ def _apply(
     report.unchanged = plan.unchanged
     if cancelled and cancelled():
         raise Cancelled
-    info = bulk.BatchInfo(result.label, path.name, hashlib.sha256(data).hexdigest(), result.format)
+    batch = BatchRecord(
+        label=result.label,
+        file_name=path.name,
+        sha256=hashlib.sha256(data).hexdigest(),
+        format=result.format,
+        added=report.added,
+        merged=report.merged + report.updated,
+        unchanged=report.unchanged,
+        skipped=report.skipped,
+    )
     description = f"Import {path.name}"
-    with library.bulk_write(description) as connection:
-        new_ids = bulk.insert_papers(connection, plan.new_records, plan.new_keys)
-        bulk.update_papers(connection, plan.updates)
-        file_ids = [*plan.present_ids, *new_ids]
-        if previous:
-            report.previously_imported = True
-            report.missing = len(last_time - set(file_ids))
-        counts = {
-            "added": report.added,
-            "merged": report.merged + report.updated,
-            "unchanged": report.unchanged,
-            "skipped": report.skipped,
-        }
-        bulk.record_batch(connection, info, counts, file_ids)
-        if cancelled and cancelled():
-            raise Cancelled  # leaving the block by an exception rolls the whole file back
+    new_ids = library.imports.commit(
+        description,
+        plan.new_records,
+        keys=plan.new_keys,
+        updates=plan.updates,
+        batch=batch,
+        present_ids=plan.present_ids,
+        cancelled=cancelled,
+    )
+    if previous:
+        report.previously_imported = True
+        report.missing = len(last_time - {*plan.present_ids, *new_ids})
 
     def indexing_progress(done: int) -> None:
         if progress:
@@ -225,8 +229,10 @@ def _plan(desk: Desk, records: Sequence[PaperRecord], its_own: set[int]) -> _Pla
     Exact keys first; a record they miss is compared with similar abstracts. Papers the
     file brought in the first place (`its_own`) take its newer version's abstract.
     """
-    matcher = Matcher.from_library_keys(desk.library.match_keys(), desk.library.venues())
-    similar = ImportNearDuplicates(desk.library.match_texts)
+    matcher = Matcher.from_library_keys(
+        desk.library.papers.match_keys(), desk.library.papers.venues()
+    )
+    similar = ImportNearDuplicates(desk.library.papers.match_texts)
     plan = _Plan()
     # negative ids: new papers earlier in this same file, with their match keys
     pending: dict[int, tuple[PaperRecord, dict[str, str]]] = {}
@@ -247,8 +253,7 @@ def _plan(desk: Desk, records: Sequence[PaperRecord], its_own: set[int]) -> _Pla
         # a record matching an earlier record of the same file is a duplicate within it
     plan.new_records = [record for record, _ in pending.values()]
     plan.new_keys = [keys for _, keys in pending.values()]
-    with desk.library.engine.connect() as connection:
-        stored = bulk.current_rows(connection, list(matched))
+    stored = desk.library.papers.stored_values(list(matched))
     for paper_id, incoming in matched.items():
         plan.present_ids.append(paper_id)
         row = stored[paper_id]

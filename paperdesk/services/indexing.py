@@ -40,7 +40,7 @@ def sync_changes(library: Library, index: FullTextIndex, changes: Changes) -> Ch
     """Re-index the papers a mutation touched (deleted ones leave the index)."""
     if changes.paper_ids:
         ids = sorted(changes.paper_ids)
-        papers = library.papers(ids)
+        papers = library.papers.get_many(ids)
         present = {p.id for p in papers}
         index.update(
             documents_for(papers), [i for i in ids if i not in present], library.generation()
@@ -62,7 +62,7 @@ def add_new(
 
     def documents() -> Iterator[IndexDocument]:
         for start in range(0, len(ids), 2000):
-            yield from documents_for(library.papers(ids[start : start + 2000]))
+            yield from documents_for(library.papers.get_many(ids[start : start + 2000]))
 
     if ids:
         index.add(documents(), library.generation(), progress)
@@ -77,5 +77,5 @@ def rebuild(
     cancelled: Callable[[], bool] | None = None,
 ) -> None:
     generation = library.generation()
-    batches = (documents_for(batch) for batch in library.iter_papers())
-    index.rebuild(batches, generation, library.count(), progress, cancelled)
+    batches = (documents_for(batch) for batch in library.papers.iter_all())
+    index.rebuild(batches, generation, library.papers.count(), progress, cancelled)

@@ -11,8 +11,10 @@ from paperdesk.services.desk import Desk
 from paperdesk.store.migrate import backup_sqlite
 
 
-def reindex(desk: Desk, progress: Callable[[int, int], None] | None = None) -> None:
+def reindex(desk: Desk, progress: Callable[[int, int], None] | None = None) -> int:
+    """Rebuild the search index from the database; returns how many papers it holds."""
     indexing.rebuild(desk.library, desk.index, progress)
+    return desk.index.doc_count()
 
 
 def check(desk: Desk) -> list[str]:
@@ -22,7 +24,7 @@ def check(desk: Desk) -> list[str]:
     if stale:
         problems.append(f"search index: {stale} (run `paperdesk reindex`)")
         return problems
-    stored = set(desk.library.sorted_ids("added"))
+    stored = set(desk.library.papers.sorted_ids("added"))
     indexed = desk.index.indexed_ids()
     if stored - indexed:
         problems.append(f"search index: {len(stored - indexed)} papers are not indexed")

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from paperdesk.core.models import PaperRecord
 from paperdesk.core.text import fingerprint, normalise_for_matching
 from paperdesk.core.venues import find_venue
+from paperdesk.store.papers import MatchKeys
 
 KEY_KINDS = ("doi", "arxiv", "openreview", "title", "fingerprint")
 WEAK_KINDS = ("title", "fingerprint")
@@ -55,7 +56,7 @@ class Matcher:
     @classmethod
     def from_library_keys(
         cls,
-        rows: Iterable[tuple[int, str, str | None, str | None, str | None, str | None]],
+        rows: Iterable[MatchKeys],
         venues: Mapping[int, str | None],
     ) -> Matcher:
         """A matcher over the library's papers (`venues`: paper id -> stored venue)."""

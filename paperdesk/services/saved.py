@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from paperdesk.core.changes import Changes
+from paperdesk.core.models import SavedSearch
 from paperdesk.search.query import parse_query
 from paperdesk.services._sync import synced
 from paperdesk.services.desk import Desk
 
 
+def list_searches(desk: Desk) -> list[SavedSearch]:
+    return desk.library.saved.all()
+
+
 def save_search(desk: Desk, name: str, query: str) -> Changes:
     parse_query(query)  # refuse to save a query that cannot run (QueryError explains why)
-    return synced(desk, desk.library.save_search(name, query))
+    return synced(desk, desk.library.saved.save(name, query))
 
 
 def delete_search(desk: Desk, name: str) -> Changes:
-    return synced(desk, desk.library.delete_saved_search(name))
+    return synced(desk, desk.library.saved.delete(name))

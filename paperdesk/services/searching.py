@@ -1,15 +1,24 @@
-"""Finding papers: a query (or none) to an ordered list of ids."""
+"""Finding papers: a query, a scope and a sort to an ordered list of ids.
+
+`listing` is the one way from a `Scope` (and the text typed in a search field) to the
+ids shown: the GUI's table, the CLI's `list` and `search`, and exports all use it.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
+from paperdesk.core import fields
+from paperdesk.core.scope import Kind, Scope
+from paperdesk.search.query import CHEAT_SHEET
 from paperdesk.services.desk import Desk
+from paperdesk.text import to_plain
 
-SortKey = Literal[
-    "relevance", "title", "first_author", "venue", "year", "status", "rating", "added", "tags"
-]
+#: A sort key of the field table (core/fields.py), or "relevance".
+SortKey = str
+SORT_KEYS = fields.sort_keys()
+#: The search syntax, for the search field's help and `paperdesk syntax`.
+SYNTAX_HELP = CHEAT_SHEET
 
 
 @dataclass(frozen=True)
@@ -20,6 +29,18 @@ class SearchResult:
     terms: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Listing:
+    """The ids a scope shows, with what the search said about them."""
+
+    ids: list[int]
+    total_in_library: int
+    suggestion: str | None = None
+    terms: tuple[str, ...] = ()
+    # A shortlist shown in its own order can be reordered by dragging rows.
+    reorderable: bool = False
+
+
 def find_ids(
     desk: Desk, query: str | None = None, sort: SortKey = "relevance", descending: bool = False
 ) -> SearchResult:
@@ -27,15 +48,15 @@ def find_ids(
 
     Without a query, "relevance" means newest additions last (import order).
     """
-    total = desk.library.count()
+    total = desk.library.papers.count()
     if not query or not query.strip():
-        key = "added" if sort == "relevance" else sort
-        return SearchResult(desk.library.sorted_ids(key, descending), total, None, ())
+        key = "added" if sort == fields.RELEVANCE else sort
+        return SearchResult(desk.library.papers.sorted_ids(key, descending), total, None, ())
     hits = desk.index.search(query)
     ids = hits.ids
-    if sort != "relevance":
+    if sort != fields.RELEVANCE:
         wanted = set(ids)
-        ids = [i for i in desk.library.sorted_ids(sort, descending) if i in wanted]
+        ids = [i for i in desk.library.papers.sorted_ids(sort, descending) if i in wanted]
     elif descending:
         ids = list(reversed(ids))
     return SearchResult(ids, total, hits.suggestion, hits.terms)
@@ -43,8 +64,66 @@ def find_ids(
 
 def shortlist_ids(desk: Desk, name: str) -> list[int]:
     """A shortlist's papers in the user's order."""
-    return desk.library.shortlist_paper_ids(name)
+    return desk.library.shortlists.paper_ids(name)
+
+
+def listing(
+    desk: Desk,
+    scope: Scope,
+    text: str = "",
+    sort: SortKey = "relevance",
+    descending: bool = False,
+) -> Listing:
+    """The papers of a scope narrowed by a search text, in the requested order.
+
+    A shortlist, an import or chosen ids keep their own order while nothing narrows or
+    sorts them; a query's papers come best match first (import order without one).
+    """
+    pinned = _listed_ids(desk, scope)
+    if pinned is not None and not text.strip() and sort == fields.RELEVANCE:
+        total = desk.library.papers.count()
+        return Listing(pinned, total, reorderable=scope.kind == Kind.SHORTLIST)
+    query = combined_query(_query_of(desk, scope), text)
+    result = find_ids(desk, query or None, sort, descending)
+    ids = result.ids
+    if pinned is not None:
+        members = set(pinned)
+        ids = [paper_id for paper_id in ids if paper_id in members]
+    return Listing(ids, result.total_in_library, result.suggestion, result.terms)
+
+
+def scope_ids(desk: Desk, scope: Scope) -> list[int]:
+    """The scope's papers in the order the user sees them."""
+    return listing(desk, scope).ids
+
+
+def combined_query(fragment: str, text: str) -> str:
+    """The scope's fragment AND the user's text (parenthesised so its ORs stay inside)."""
+    text = text.strip()
+    if fragment and text:
+        return f"{fragment} ({text})"
+    return fragment or text
 
 
 def more_like(desk: Desk, paper_id: int, count: int = 10) -> list[int]:
-    return desk.index.more_like(paper_id, count)
+    """Papers whose words are most like this paper's title and abstract, most alike first."""
+    paper = desk.library.papers.get(paper_id)
+    text = f"{to_plain(paper.title)}\n{to_plain(paper.abstract)}"
+    return desk.index.more_like(paper_id, text, count)
+
+
+def _listed_ids(desk: Desk, scope: Scope) -> list[int] | None:
+    """The stored list of a shortlist, import or chosen ids; None for other scopes."""
+    if scope.kind == Kind.SHORTLIST:
+        return shortlist_ids(desk, scope.value)
+    if scope.kind == Kind.IMPORT:
+        return desk.library.imports.batch_paper_ids(int(scope.value))
+    if scope.kind == Kind.IDS:
+        return desk.library.papers.require(scope.ids)
+    return None
+
+
+def _query_of(desk: Desk, scope: Scope) -> str:
+    if scope.kind == Kind.SAVED:
+        return desk.library.saved.query_of(scope.value)
+    return scope.query()

@@ -5,29 +5,36 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from paperdesk.core.changes import Changes
+from paperdesk.core.models import ShortlistInfo
 from paperdesk.services._sync import synced
 from paperdesk.services.desk import Desk
 
 
-def create(desk: Desk, name: str) -> Changes:
-    return synced(desk, desk.library.create_shortlist(name))
+def list_shortlists(desk: Desk) -> list[ShortlistInfo]:
+    """Every shortlist with how many papers it holds, by name."""
+    return desk.library.shortlists.all()
+
+
+def create(desk: Desk, name: str, ids: Sequence[int] = ()) -> Changes:
+    """A new shortlist, empty or holding these papers in this order (one undo step)."""
+    return synced(desk, desk.library.shortlists.create(name, ids))
 
 
 def rename(desk: Desk, old: str, new: str) -> Changes:
-    return synced(desk, desk.library.rename_shortlist(old, new))
+    return synced(desk, desk.library.shortlists.rename(old, new))
 
 
 def delete(desk: Desk, name: str) -> Changes:
-    return synced(desk, desk.library.delete_shortlist(name))
+    return synced(desk, desk.library.shortlists.delete(name))
 
 
 def add(desk: Desk, name: str, ids: Sequence[int]) -> Changes:
-    return synced(desk, desk.library.add_to_shortlist(name, ids))
+    return synced(desk, desk.library.shortlists.add(name, ids))
 
 
 def remove(desk: Desk, name: str, ids: Sequence[int]) -> Changes:
-    return synced(desk, desk.library.remove_from_shortlist(name, ids))
+    return synced(desk, desk.library.shortlists.remove(name, ids))
 
 
 def reorder(desk: Desk, name: str, ordered_ids: Sequence[int]) -> Changes:
-    return synced(desk, desk.library.reorder_shortlist(name, ordered_ids))
+    return synced(desk, desk.library.shortlists.reorder(name, ordered_ids))

@@ -5,33 +5,48 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from paperdesk.core.changes import Changes
+from paperdesk.core.models import TagInfo
 from paperdesk.services._sync import synced
 from paperdesk.services.desk import Desk
 
 
+def list_tags(desk: Desk) -> list[TagInfo]:
+    """Every tag with its colour and how many papers carry it, by name."""
+    return desk.library.tags.all()
+
+
 def add_tags(desk: Desk, ids: Sequence[int], names: Sequence[str]) -> Changes:
-    return synced(desk, desk.library.add_tags(ids, names))
+    return synced(desk, desk.library.tags.add(ids, names))
 
 
 def remove_tags(desk: Desk, ids: Sequence[int], names: Sequence[str]) -> Changes:
-    return synced(desk, desk.library.remove_tags(ids, names))
+    return synced(desk, desk.library.tags.remove(ids, names))
+
+
+def toggle_tag(desk: Desk, ids: Sequence[int], name: str) -> Changes:
+    """Add the tag to every paper, or take it off them all when every one has it."""
+    wanted = name.casefold()
+    papers = desk.library.papers.get_many(ids)
+    if papers and all(wanted in {t.casefold() for t in p.tags} for p in papers):
+        return remove_tags(desk, ids, [name])
+    return add_tags(desk, ids, [name])
 
 
 def create_tag(desk: Desk, name: str, colour: str | None = None) -> Changes:
-    return synced(desk, desk.library.create_tag(name, colour))
+    return synced(desk, desk.library.tags.create(name, colour))
 
 
 def rename_tag(desk: Desk, old: str, new: str) -> Changes:
-    return synced(desk, desk.library.rename_tag(old, new))
+    return synced(desk, desk.library.tags.rename(old, new))
 
 
 def merge_tags(desk: Desk, sources: Sequence[str], target: str) -> Changes:
-    return synced(desk, desk.library.merge_tags(sources, target))
+    return synced(desk, desk.library.tags.merge(sources, target))
 
 
 def delete_tag(desk: Desk, name: str) -> Changes:
-    return synced(desk, desk.library.delete_tag(name))
+    return synced(desk, desk.library.tags.delete(name))
 
 
 def set_tag_colour(desk: Desk, name: str, colour: str | None) -> Changes:
-    return synced(desk, desk.library.set_tag_colour(name, colour))
+    return synced(desk, desk.library.tags.set_colour(name, colour))

@@ -17,13 +17,14 @@ from typing import Any
 from sqlalchemy import Connection, Table, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from paperdesk.core.errors import InvalidValueError
-from paperdesk.store.library import (
-    Library,
+from paperdesk.core.errors import InvalidValueError, LibraryError
+from paperdesk.store.database import SubStore
+from paperdesk.store.tables import (
     authors_t,
     batch_papers_t,
     batches_t,
     entries_t,
+    not_duplicates_t,
     notes_t,
     paper_tags_t,
     papers_t,
@@ -31,14 +32,11 @@ from paperdesk.store.library import (
     shortlists_t,
     tags_t,
 )
-from paperdesk.store.schema import NotDuplicateRow
-
-not_duplicates_t: Table = NotDuplicateRow.__table__  # type: ignore[assignment]
 
 State = dict[str, list[dict[str, Any]]]
 
 # Paper columns holding JSON text in the database and structured values in the state,
-# each with how the store writes it (store/bulk.py, services/merging.py), so a restore
+# each with how the store writes it (store/imports.py, services/merging.py), so a restore
 # gives back the very text that was backed up.
 # (Encoders built once: json.dumps with an option builds a new one per call.)
 _JSON_COLUMNS: dict[str, Callable[[Any], str]] = {
@@ -65,36 +63,59 @@ _OWN_ROWS = {
 }
 
 
-def read_state(library: Library) -> State:
-    """Every table of user data, a few whole-table queries, one consistent snapshot."""
-    with library.engine.connect() as connection:
-        if connection.dialect.name == "sqlite":
-            # pysqlite starts no transaction for reads, so each SELECT would see the
-            # database as of its own moment; a write landing between two of them (a
-            # deleted paper) would leave tag rows pointing nowhere. One read
-            # transaction makes every query see the same state.
-            connection.exec_driver_sql("BEGIN")
-        state = {
-            "papers": _papers(connection),
-            "shortlists": _nested(
-                connection,
-                shortlists_t,
-                entries_t,
-                "shortlist_id",
-                "entries",
-                order=(entries_t.c.position, entries_t.c.paper_id),
-            ),
-            "import_batches": _nested(
-                connection,
-                batches_t,
-                batch_papers_t,
-                "batch_id",
-                "paper_ids",
-                order=(batch_papers_t.c.paper_id,),
-            ),
-        }
-        for name, table in _FLAT_TABLES.items():
-            state[name] = _rows(connection, table)
+class LibraryNotEmptyError(LibraryError):
+    """A restore met a library that already holds data (a restore never merges)."""
+
+    def __init__(self, held: Mapping[str, int]) -> None:
+        self.held = dict(held)
+        self.listed = ", ".join(f"{kind}: {count}" for kind, count in self.held.items())
+        super().__init__(f"the library is not empty ({self.listed})")
+
+
+class BackupStore(SubStore):
+    """The whole library as one state, read and restored (what a JSON backup holds)."""
+
+    def read_state(self) -> State:
+        """Every table of user data, a few whole-table queries, one consistent snapshot."""
+        with self._db.snapshot() as connection:
+            return read_state(connection)
+
+    def restore(self, state: Mapping[str, Sequence[Mapping[str, Any]]], description: str) -> None:
+        """Fill an empty library with a state, ids preserved, in one transaction.
+
+        LibraryNotEmptyError when the library holds data; InvalidValueError when the
+        state breaks a database rule. Either way nothing is written.
+        """
+        with self._db.action(description, undoable=False) as w:
+            held = occupied_tables(w.connection)
+            if held:
+                raise LibraryNotEmptyError(held)
+            restore_state(w.connection, state)
+
+
+def read_state(connection: Connection) -> State:
+    """Every table of user data (inside the caller's read transaction)."""
+    state = {
+        "papers": _papers(connection),
+        "shortlists": _nested(
+            connection,
+            shortlists_t,
+            entries_t,
+            "shortlist_id",
+            "entries",
+            order=(entries_t.c.position, entries_t.c.paper_id),
+        ),
+        "import_batches": _nested(
+            connection,
+            batches_t,
+            batch_papers_t,
+            "batch_id",
+            "paper_ids",
+            order=(batch_papers_t.c.paper_id,),
+        ),
+    }
+    for name, table in _FLAT_TABLES.items():
+        state[name] = _rows(connection, table)
     return state
 
 
@@ -109,9 +130,8 @@ def occupied_tables(connection: Connection) -> dict[str, int]:
 
 def restore_state(connection: Connection, state: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
     """Insert a whole state, ids preserved, into an empty library inside `connection`'s
-    transaction (from `Library.bulk_write`). InvalidValueError when the state breaks a
-    database rule the backup reader does not check; the caller's transaction then
-    rolls everything back."""
+    transaction. InvalidValueError when the state breaks a database rule the backup
+    reader does not check; the caller's transaction then rolls everything back."""
     papers = state["papers"]
     shortlists = state["shortlists"]
     batches = state["import_batches"]

@@ -15,8 +15,8 @@ from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QApplication
 
 from paperdesk.core.models import Status
+from paperdesk.core.scope import Kind, Scope
 from paperdesk.gui.paper_table_model import encode_paper_ids
-from paperdesk.gui.sidebar import Kind, Scope
 from paperdesk.services import searching
 from tests.gui.test_sidebar import label
 
@@ -40,16 +40,16 @@ def select_row(qtbot, window, row: int) -> int:
 
 def undo(qtbot, window) -> None:
     with changes(qtbot, window):
-        window.undo_action.trigger()
+        window.menus.undo_action.trigger()
 
 
 def redo(qtbot, window) -> None:
     with changes(qtbot, window):
-        window.redo_action.trigger()
+        window.menus.redo_action.trigger()
 
 
 def test_opens_with_every_paper_listed_and_the_first_one_shown(window):
-    total = window.desk.library.count()
+    total = window.desk.library.papers.count()
     assert window.model.rowCount() == total > 30
     assert window.search_bar.count_label.text() == f"{total} of {total} papers"
     assert window.detail.paper() is not None
@@ -59,11 +59,11 @@ def test_opens_with_every_paper_listed_and_the_first_one_shown(window):
 
 def test_typing_a_query_filters_the_table(qtbot, window):
     expected = searching.find_ids(window.desk, "graph").ids
-    assert 0 < len(expected) < window.desk.library.count()
+    assert 0 < len(expected) < window.desk.library.papers.count()
     with searched(qtbot, window):
         qtbot.keyClicks(window.search_bar.field, "graph")
     assert sorted(window.model.ids()) == sorted(expected)
-    total = window.desk.library.count()
+    total = window.desk.library.papers.count()
     assert window.search_bar.count_label.text() == f"{len(expected)} of {total} papers"
     with searched(qtbot, window):
         window.search_bar.field.clear()
@@ -94,14 +94,14 @@ def test_stars_reach_the_database_and_undo_redo_restore_them(qtbot, window):
         qtbot.mouseClick(
             stars, Qt.MouseButton.LeftButton, pos=stars._star_rect(3).center().toPoint()
         )
-    assert window.desk.library.paper(paper_id).rating == 4
+    assert window.desk.library.papers.get(paper_id).rating == 4
     assert window.model.data(window.model.index(2, 0)) == "★★★★"
-    assert window.undo_action.text().startswith("&Undo ")
+    assert window.menus.undo_action.text().startswith("&Undo ")
     undo(qtbot, window)
-    assert window.desk.library.paper(paper_id).rating == 0
+    assert window.desk.library.papers.get(paper_id).rating == 0
     assert stars.rating() == 0
     redo(qtbot, window)
-    assert window.desk.library.paper(paper_id).rating == 4
+    assert window.desk.library.papers.get(paper_id).rating == 4
     assert stars.rating() == 4
 
 
@@ -115,8 +115,8 @@ def test_rating_keys_rate_every_selected_paper(qtbot, window):
     ids = window.table.selected_ids()
     assert len(ids) == 2
     with changes(qtbot, window):
-        window.rating_actions[5].trigger()
-    assert [p.rating for p in window.desk.library.papers(ids)] == [5, 5]
+        window.menus.rating_actions[5].trigger()
+    assert [p.rating for p in window.desk.library.papers.get_many(ids)] == [5, 5]
 
 
 def test_status_chooser_reaches_the_database_and_undo_restores_it(qtbot, window):
@@ -124,12 +124,12 @@ def test_status_chooser_reaches_the_database_and_undo_restores_it(qtbot, window)
     chooser = window.detail.single.status
     with changes(qtbot, window):
         chooser.activated.emit(chooser.findData(Status.READ.value))
-    assert window.desk.library.paper(paper_id).status == Status.READ
+    assert window.desk.library.papers.get(paper_id).status == Status.READ
     undo(qtbot, window)
-    assert window.desk.library.paper(paper_id).status == Status.NEW
+    assert window.desk.library.papers.get(paper_id).status == Status.NEW
     assert chooser.currentText() == "New"
     redo(qtbot, window)
-    assert window.desk.library.paper(paper_id).status == Status.READ
+    assert window.desk.library.papers.get(paper_id).status == Status.READ
 
 
 def test_status_keys_set_the_status(qtbot, window):
@@ -137,7 +137,7 @@ def test_status_keys_set_the_status(qtbot, window):
     window.table.setFocus()
     with changes(qtbot, window):
         qtbot.keyClick(window.table, Qt.Key.Key_T)
-    assert window.desk.library.paper(paper_id).status == Status.TO_READ
+    assert window.desk.library.papers.get(paper_id).status == Status.TO_READ
 
 
 def test_tag_field_and_chip_reach_the_database_and_undo_restores_them(qtbot, window):
@@ -146,25 +146,25 @@ def test_tag_field_and_chip_reach_the_database_and_undo_restores_them(qtbot, win
     with changes(qtbot, window):
         qtbot.keyClicks(chips.input, "ml/rnn")
         qtbot.keyClick(chips.input, Qt.Key.Key_Return)
-    assert window.desk.library.paper(paper_id).tags == ("ml/rnn",)
+    assert window.desk.library.papers.get(paper_id).tags == ("ml/rnn",)
     assert chips.tags() == ["ml/rnn"]
     assert window.sidebar.index_of(Scope(Kind.TAG, "ml/rnn")) is not None
     undo(qtbot, window)
-    assert window.desk.library.paper(paper_id).tags == ()
+    assert window.desk.library.papers.get(paper_id).tags == ()
     assert chips.tags() == []
     redo(qtbot, window)
-    assert window.desk.library.paper(paper_id).tags == ("ml/rnn",)
+    assert window.desk.library.papers.get(paper_id).tags == ("ml/rnn",)
     with changes(qtbot, window):
         qtbot.mouseClick(chips._chips[0].remove_button, Qt.MouseButton.LeftButton)
-    assert window.desk.library.paper(paper_id).tags == ()
+    assert window.desk.library.papers.get(paper_id).tags == ()
     undo(qtbot, window)
-    assert window.desk.library.paper(paper_id).tags == ("ml/rnn",)
+    assert window.desk.library.papers.get(paper_id).tags == ("ml/rnn",)
 
 
 def test_the_tag_completer_knows_existing_tags(qtbot, window):
     select_row(qtbot, window, 0)
     with changes(qtbot, window):
-        window.add_tags(["reading-group"])
+        window.commands.add_tags(["reading-group"])
     completer = window.detail.single.tags.completer()
     completer.setCompletionPrefix("read")
     assert completer.currentCompletion() == "reading-group"
@@ -173,18 +173,18 @@ def test_the_tag_completer_knows_existing_tags(qtbot, window):
 def test_number_keys_toggle_the_first_coloured_tags(qtbot, window):
     paper_id = select_row(qtbot, window, 0)
     with changes(qtbot, window):
-        window.add_tags(["keep"], ids=[window.model.id_at(5)])
-    window.ask = ScriptedAsker(colour="#cc3333")
+        window.commands.add_tags(["keep"], ids=[window.model.id_at(5)])
+    window.panes.ask = ScriptedAsker(colour="#cc3333")
     with changes(qtbot, window):
-        window.run_sidebar_command("colour-tag", "keep")
-    assert [a.shortcut().toString() for a in window.tag_toggle_actions] == ["1"]
+        window.commands.run_sidebar_command("colour-tag", "keep")
+    assert [a.shortcut().toString() for a in window.menus.tag_toggle_actions] == ["1"]
     window.table.setFocus()
     with changes(qtbot, window):
         qtbot.keyClick(window.table, Qt.Key.Key_1)
-    assert "keep" in window.desk.library.paper(paper_id).tags
+    assert "keep" in window.desk.library.papers.get(paper_id).tags
     with changes(qtbot, window):
         qtbot.keyClick(window.table, Qt.Key.Key_1)
-    assert "keep" not in window.desk.library.paper(paper_id).tags
+    assert "keep" not in window.desk.library.papers.get(paper_id).tags
 
 
 def test_notes_save_themselves_and_undo_restores_the_old_text(qtbot, window):
@@ -192,9 +192,9 @@ def test_notes_save_themselves_and_undo_restores_the_old_text(qtbot, window):
     editor = window.detail.notes.editor
     with changes(qtbot, window):
         qtbot.keyClicks(editor, "Read section 3 first")
-    assert window.desk.library.paper(paper_id).note == "Read section 3 first"
+    assert window.desk.library.papers.get(paper_id).note == "Read section 3 first"
     undo(qtbot, window)
-    assert window.desk.library.paper(paper_id).note == ""
+    assert window.desk.library.papers.get(paper_id).note == ""
     assert editor.toPlainText() == ""
     redo(qtbot, window)
     assert editor.toPlainText() == "Read section 3 first"
@@ -210,12 +210,12 @@ def test_a_note_typed_just_before_closing_is_saved(qtbot, seeded_library, tmp_pa
     from paperdesk.services.desk import Desk
 
     with Desk.open(seeded_library) as desk:
-        assert desk.library.paper(paper_id).note == "last words"
+        assert desk.library.papers.get(paper_id).note == "last words"
 
 
 def test_editing_a_derived_title_replaces_it_and_undo_brings_it_back(qtbot, window):
     paper_id = select_row(qtbot, window, 0)
-    before = window.desk.library.paper(paper_id)
+    before = window.desk.library.papers.get(paper_id)
     assert before.title_is_derived
     window.table.setFocus()
     qtbot.keyClick(window.table, Qt.Key.Key_F2)
@@ -225,21 +225,21 @@ def test_editing_a_derived_title_replaces_it_and_undo_brings_it_back(qtbot, wind
     with changes(qtbot, window):
         qtbot.keyClicks(line, "A Proper Title")
         qtbot.keyClick(line, Qt.Key.Key_Return)
-    after = window.desk.library.paper(paper_id)
+    after = window.desk.library.papers.get(paper_id)
     assert after.title == "A Proper Title" and not after.title_is_derived
     assert "A Proper Title" in window.detail.single.title.label.text()
     undo(qtbot, window)
-    assert window.desk.library.paper(paper_id).title == before.title
-    assert window.desk.library.paper(paper_id).title_is_derived
+    assert window.desk.library.papers.get(paper_id).title == before.title
+    assert window.desk.library.papers.get(paper_id).title_is_derived
 
 
 def test_delete_key_deletes_and_undo_restores(qtbot, window):
-    total = window.desk.library.count()
+    total = window.desk.library.papers.count()
     paper_id = select_row(qtbot, window, 4)
     window.table.setFocus()
     with changes(qtbot, window), searched(qtbot, window):
         qtbot.keyClick(window.table, Qt.Key.Key_Delete)
-    assert window.desk.library.count() == total - 1
+    assert window.desk.library.papers.count() == total - 1
     assert paper_id not in window.model.ids()
     with searched(qtbot, window):
         undo(qtbot, window)
@@ -250,7 +250,7 @@ def test_shortlists_create_add_by_drop_reorder_rename_delete(qtbot, window):
     ids = window.model.ids()[:3]
     window.table.select_ids(ids, ids[0])
     with changes(qtbot, window):
-        window.create_shortlist("Reading group", window.table.selected_ids())
+        window.commands.create_shortlist("Reading group", window.table.selected_ids())
     assert searching.shortlist_ids(window.desk, "Reading group") == ids
     item = window.sidebar.index_of(Scope(Kind.SHORTLIST, "Reading group"))
     assert label(item) == "Reading group  (3)"
@@ -277,57 +277,57 @@ def test_shortlists_create_add_by_drop_reorder_rename_delete(qtbot, window):
         pass  # the undo re-lists the shortlist
     window.table.select_ids([fourth], fourth)
     with searched(qtbot, window):
-        window.move_up_action.trigger()
+        window.menus.move_up_action.trigger()
     assert window.model.ids() == [*ids[:2], fourth, ids[2]]
     undo(qtbot, window)
 
     # Delete in a shortlist takes the paper off the list, not out of the library.
-    total = window.desk.library.count()
+    total = window.desk.library.papers.count()
     window.table.select_ids([ids[0]], ids[0])
     window.table.setFocus()
     with changes(qtbot, window):
         qtbot.keyClick(window.table, Qt.Key.Key_Delete)
     assert ids[0] not in searching.shortlist_ids(window.desk, "Reading group")
-    assert window.desk.library.count() == total
+    assert window.desk.library.papers.count() == total
 
-    window.ask = ScriptedAsker(text="Must read")
+    window.panes.ask = ScriptedAsker(text="Must read")
     with changes(qtbot, window):
-        window.run_sidebar_command("rename-shortlist", "Reading group")
-    assert [s.name for s in window.desk.library.shortlists()] == ["Must read"]
+        window.commands.run_sidebar_command("rename-shortlist", "Reading group")
+    assert [s.name for s in window.desk.library.shortlists.all()] == ["Must read"]
     assert window.sidebar.scope() == Scope(Kind.SHORTLIST, "Must read")
     with changes(qtbot, window):
-        window.run_sidebar_command("delete-shortlist", "Must read")
-    assert window.desk.library.shortlists() == []
+        window.commands.run_sidebar_command("delete-shortlist", "Must read")
+    assert window.desk.library.shortlists.all() == []
     undo(qtbot, window)
-    assert [s.name for s in window.desk.library.shortlists()] == ["Must read"]
+    assert [s.name for s in window.desk.library.shortlists.all()] == ["Must read"]
 
 
 def test_tags_rename_merge_delete_from_the_sidebar(qtbot, window):
     first, second = window.model.ids()[:2]
     with changes(qtbot, window):
-        window.add_tags(["rnn"], ids=[first])
+        window.commands.add_tags(["rnn"], ids=[first])
     with changes(qtbot, window):
-        window.add_tags(["recurrent"], ids=[second])
-    window.ask = ScriptedAsker(text="ml/rnn")
+        window.commands.add_tags(["recurrent"], ids=[second])
+    window.panes.ask = ScriptedAsker(text="ml/rnn")
     with changes(qtbot, window):
-        window.run_sidebar_command("rename-tag", "rnn")
-    window.ask = ScriptedAsker(choice="ml/rnn")
+        window.commands.run_sidebar_command("rename-tag", "rnn")
+    window.panes.ask = ScriptedAsker(choice="ml/rnn")
     with changes(qtbot, window):
-        window.run_sidebar_command("merge-tag", "recurrent")
-    assert [t.name for t in window.desk.library.tags()] == ["ml/rnn"]
-    assert window.desk.library.paper(second).tags == ("ml/rnn",)
+        window.commands.run_sidebar_command("merge-tag", "recurrent")
+    assert [t.name for t in window.desk.library.tags.all()] == ["ml/rnn"]
+    assert window.desk.library.papers.get(second).tags == ("ml/rnn",)
     with searched(qtbot, window):
         window.sidebar.select_scope(Scope(Kind.TAG, "ml"))
     assert sorted(window.model.ids()) == sorted([first, second])
     with changes(qtbot, window):
-        window.run_sidebar_command("delete-tag", "ml/rnn")
-    assert window.desk.library.tags() == []
+        window.commands.run_sidebar_command("delete-tag", "ml/rnn")
+    assert window.desk.library.tags.all() == []
 
 
 def test_status_entries_in_the_sidebar_filter_and_count(qtbot, window):
     paper_id = select_row(qtbot, window, 0)
     with changes(qtbot, window):
-        window.set_status(Status.TO_READ)
+        window.commands.set_status(Status.TO_READ)
     entry = window.sidebar.index_of(Scope(Kind.STATUS, "to-read"))
     assert label(entry) == "To read  (1)"
     with searched(qtbot, window):
@@ -336,22 +336,22 @@ def test_status_entries_in_the_sidebar_filter_and_count(qtbot, window):
 
 
 def test_an_import_in_the_sidebar_shows_the_papers_of_that_file(qtbot, window):
-    batch = window.desk.library.import_batches()[0]
+    batch = window.desk.library.imports.batches()[0]
     with searched(qtbot, window):
         window.sidebar.select_scope(Scope(Kind.IMPORT, str(batch.id)))
     assert window.model.rowCount() == batch.added
     with searched(qtbot, window):
         window.search_bar.set_text("graph")
-    members = set(window.desk.library.batch_paper_ids(batch.id))
+    members = set(window.desk.library.imports.batch_paper_ids(batch.id))
     assert window.model.ids() and set(window.model.ids()) <= members
 
 
 def test_saved_searches_appear_in_the_sidebar_and_run(qtbot, window):
     with searched(qtbot, window):
         window.search_bar.set_text("graph")
-    window.ask = ScriptedAsker(text="Graphs")
+    window.panes.ask = ScriptedAsker(text="Graphs")
     with changes(qtbot, window):
-        window.save_search_action.trigger()
+        window.menus.save_search_action.trigger()
     with searched(qtbot, window):
         window.search_bar.set_text("")
     entry = window.sidebar.index_of(Scope(Kind.SAVED, "Graphs"))
@@ -369,16 +369,16 @@ def test_dropping_files_on_the_window_imports_them_with_a_report(qtbot, window, 
         "  year = {2017},\n  abstract = {The dominant sequence transduction models.}\n}\n",
         encoding="utf-8",
     )
-    total = window.desk.library.count()
+    total = window.desk.library.papers.count()
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(bib))])
-    with qtbot.waitSignal(window.import_finished, timeout=WAIT_MS) as finished:
+    with qtbot.waitSignal(window.transfers.import_finished, timeout=WAIT_MS) as finished:
         drop_files_on(window, mime)
         assert window.progress.isVisible()
     assert finished.args[0].added == 1
-    assert window.desk.library.count() == total + 1
-    assert window.import_report is not None and window.import_report.isVisible()
-    assert "1 paper added" in window.import_report.headline()
+    assert window.desk.library.papers.count() == total + 1
+    assert window.transfers.import_report is not None and window.transfers.import_report.isVisible()
+    assert "1 paper added" in window.transfers.import_report.headline()
     qtbot.waitUntil(lambda: window.model.rowCount() == total + 1, timeout=WAIT_MS)
     assert not window.progress.isVisible()
 
@@ -400,32 +400,32 @@ def test_a_long_import_shows_progress_and_cancel_stops_it(qtbot, window, tmp_pat
     monkeypatch.setattr(importing, "import_files", slow_import)
     big = tmp_path / "big.bib"
     big.write_text("@misc{x, title={X}}", encoding="utf-8")
-    window.import_files([big])
+    window.transfers.import_files([big])
     qtbot.waitUntil(lambda: window.progress.bar.value() > 0, timeout=WAIT_MS)
     assert window.progress.isVisible() and "big.bib" in window.progress.label.text()
-    with qtbot.waitSignal(window.import_finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.transfers.import_finished, timeout=WAIT_MS):
         qtbot.mouseClick(window.progress.cancel_button, Qt.MouseButton.LeftButton)
     assert not window.progress.isVisible()
-    assert "cancelled" in window.import_report.details_html()
+    assert "cancelled" in window.transfers.import_report.details_html()
 
 
 def test_an_unreadable_file_is_reported_not_raised(qtbot, window, tmp_path):
     junk = tmp_path / "junk.bib"
     junk.write_bytes(b"")
-    with qtbot.waitSignal(window.import_finished, timeout=WAIT_MS):
-        window.import_files([junk])
-    assert window.import_report.report.failed
-    assert "junk.bib" in window.import_report.details_html()
+    with qtbot.waitSignal(window.transfers.import_finished, timeout=WAIT_MS):
+        window.transfers.import_files([junk])
+    assert window.transfers.import_report.report.failed
+    assert "junk.bib" in window.transfers.import_report.details_html()
 
 
 def test_first_run_offers_the_demo_and_loads_it(qtbot, tmp_path):
     from tests.gui.conftest import open_window
 
     window = open_window(qtbot, tmp_path / "new-library", tmp_path / "s.ini", offer_demo=True)
-    assert window.desk.library.count() == 0
+    assert window.desk.library.papers.count() == 0
     offer = window.demo_offer
     assert offer is not None and offer.isVisible()
-    with qtbot.waitSignal(window.import_finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.transfers.import_finished, timeout=WAIT_MS):
         offer.load_button.click()
     qtbot.waitUntil(lambda: window.model.rowCount() > 30, timeout=WAIT_MS)
     assert window.detail.paper() is not None
@@ -454,32 +454,32 @@ def test_an_unexpected_error_is_shown_once_and_the_app_keeps_working(qtbot, wind
     monkeypatch.setattr(editing, "set_rating", broken)
     paper_id = select_row(qtbot, window, 0)
     for _ in range(2):
-        window.set_rating(3)
+        window.commands.set_rating(3)
         qtbot.waitUntil(window.runner.is_idle, timeout=WAIT_MS)
     assert len([m for m in window.errors.shown if "disk on fire" in m]) == 1
     with changes(qtbot, window):
-        window.set_status(Status.READ)
-    assert window.desk.library.paper(paper_id).status == Status.READ
+        window.commands.set_status(Status.READ)
+    assert window.desk.library.papers.get(paper_id).status == Status.READ
 
 
 def test_a_user_error_gets_a_readable_message(qtbot, window):
     with changes(qtbot, window):
-        window.create_shortlist("A")
+        window.commands.create_shortlist("A")
     with changes(qtbot, window):
-        window.create_shortlist("B")
-    window.ask = ScriptedAsker(text="A")
-    window.run_sidebar_command("rename-shortlist", "B")
+        window.commands.create_shortlist("B")
+    window.panes.ask = ScriptedAsker(text="A")
+    window.commands.run_sidebar_command("rename-shortlist", "B")
     qtbot.waitUntil(lambda: bool(window.errors.shown), timeout=WAIT_MS)
     assert "Traceback" not in window.errors.shown[-1]
 
 
 def test_help_lists_the_keyboard_shortcuts(qtbot, window):
     with changes(qtbot, window):
-        window.add_tags(["keep"], ids=[window.model.id_at(0)])
-    window.ask = ScriptedAsker(colour="#cc3333")
+        window.commands.add_tags(["keep"], ids=[window.model.id_at(0)])
+    window.panes.ask = ScriptedAsker(colour="#cc3333")
     with changes(qtbot, window):
-        window.run_sidebar_command("colour-tag", "keep")
-    window.shortcuts_action.trigger()
+        window.commands.run_sidebar_command("colour-tag", "keep")
+    window.menus.shortcuts_action.trigger()
     rows = {(where, action): keys for where, action, keys in window.shortcuts_dialog.rows()}
     assert rows["Edit", "Find"] == "Ctrl+F"
     assert rows["Edit", "Undo"] == "Ctrl+Z"
@@ -578,11 +578,11 @@ def _send_drop(target, point: QPointF, mime: QMimeData) -> None:
 def test_export_dialog_previews_and_the_export_writes_the_shortlist(qtbot, window, tmp_path):
     ids = window.model.ids()[:3]
     with changes(qtbot, window):
-        window.create_shortlist("Reading group", ids)
+        window.commands.create_shortlist("Reading group", ids)
     with searched(qtbot, window):
         window.sidebar.select_scope(Scope(Kind.SHORTLIST, "Reading group"))
-    window.run_sidebar_command("export-shortlist", "Reading group")
-    dialog = window.export_dialog
+    window.commands.run_sidebar_command("export-shortlist", "Reading group")
+    dialog = window.transfers.export_dialog
     assert dialog.isVisible()
     assert dialog.scope_box.currentText().startswith("Shortlist “Reading group”")
     assert dialog.scope_box.itemText(dialog.scope_box.count() - 1).startswith("The whole library")
@@ -596,21 +596,20 @@ def test_export_dialog_previews_and_the_export_writes_the_shortlist(qtbot, windo
 
     dialog.select_format("bibtex")
     target = tmp_path / "reading-group.bib"
-    window.ask = ScriptedAsker(path=target)
-    with qtbot.waitSignal(window.export_finished, timeout=WAIT_MS) as finished:
+    window.panes.ask = ScriptedAsker(path=target)
+    with qtbot.waitSignal(window.transfers.export_finished, timeout=WAIT_MS) as finished:
         dialog.accept()
     assert finished.args[0].count == 3
     assert entries(target.read_text(encoding="utf-8")) == 3
     # Keys made for the export are stored: the detail pane shows them now.
     window.table.select_ids([ids[0]], ids[0])
-    assert window.desk.library.paper(ids[0]).citation_key in window.detail.single.meta.text()
+    assert window.desk.library.papers.get(ids[0]).citation_key in window.detail.single.meta.text()
 
 
 def test_a_cancelled_or_refused_export_leaves_no_file(qtbot, window, tmp_path):
-    from paperdesk.services.exporting import Scope as ExportScope
-
     target = tmp_path / "some.bib"
-    with qtbot.waitSignal(window.export_finished, timeout=WAIT_MS) as finished:
-        window.start_export(ExportScope(ids=(1,)), target, "json")  # a backup needs everything
+    with qtbot.waitSignal(window.transfers.export_finished, timeout=WAIT_MS) as finished:
+        # A backup holds the whole library, never a selection.
+        window.transfers.start_export(Scope.of_ids([1]), target, "json")
     assert finished.args == [None] and not target.exists()
     assert "whole library" in window.errors.shown[-1]

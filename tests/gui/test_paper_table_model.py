@@ -173,3 +173,18 @@ def test_moved_order_keeps_the_moving_papers_together():
 def test_selected_rows_are_selected_in_runs():
     assert row_runs([1, 2, 3, 7, 9, 10]) == [(1, 3), (7, 7), (9, 10)]
     assert row_runs([]) == []
+
+
+def test_columns_take_headings_and_sort_keys_from_the_field_table(qtbot):
+    from paperdesk.core import fields
+    from paperdesk.gui.paper_table_model import COLUMN_FIELDS, COLUMN_SORT_KEYS
+
+    labelled = {f.name for f in fields.FIELDS if f.label is not None}
+    assert {field.name for field in COLUMN_FIELDS.values()} == labelled
+    model = PaperTableModel(FakeLibrary([]).papers)
+    headings = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(len(Column))]
+    assert headings == [COLUMN_FIELDS[Column(c)].label for c in range(len(Column))]
+    assert set(COLUMN_SORT_KEYS.values()) <= set(fields.sort_keys())
+    with qtbot.waitSignal(model.sort_requested) as asked:
+        model.sort(Column.AUTHOR, Qt.SortOrder.DescendingOrder)
+    assert asked.args == ["first_author", True]

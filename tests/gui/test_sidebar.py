@@ -2,14 +2,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from paperdesk.core.models import ImportBatch, SavedSearch, ShortlistInfo, TagInfo
-from paperdesk.gui.sidebar import Kind, Scope, Sidebar, SidebarData, coloured_tag_keys
+from paperdesk.core.models import ImportBatch, Overview, SavedSearch, ShortlistInfo, TagInfo
+from paperdesk.core.scope import Kind, Scope
+from paperdesk.gui.sidebar import SECTION, Sidebar, coloured_tag_keys
 
 
-def data(**overrides) -> SidebarData:
+def data(**overrides) -> Overview:
     values = dict(
-        total=40,
-        status_counts={"new": 35, "read": 5},
+        papers=40,
+        by_status=(("new", 35), ("read", 5)),
         shortlists=[ShortlistInfo(1, "Reading group", 3, datetime(2025, 7, 1))],
         tags=[
             TagInfo(1, "ml/rnn", "#cc0000", 2),
@@ -22,7 +23,7 @@ def data(**overrides) -> SidebarData:
         ],
     )
     values.update(overrides)
-    return SidebarData(**values)
+    return Overview(**values)
 
 
 def label(index) -> str:
@@ -86,7 +87,7 @@ def test_a_refresh_keeps_the_entry_and_falls_back_when_it_is_gone(qtbot):
     sidebar.populate(data())
     sidebar.select_scope(Scope(Kind.SHORTLIST, "Reading group"))
     with qtbot.assertNotEmitted(sidebar.scope_changed):
-        sidebar.populate(data(total=41))
+        sidebar.populate(data(papers=41))
     assert sidebar.scope() == Scope(Kind.SHORTLIST, "Reading group")
     sidebar.follow_rename(Kind.SHORTLIST, "Reading group", "Must read")
     renamed = ShortlistInfo(1, "Must read", 3, datetime(2025, 7, 1))
@@ -114,7 +115,7 @@ def test_right_click_menus_offer_what_fits_the_entry(qtbot):
     def offered(kind, value):
         return [a.text() for a in sidebar.menu_for(kind, value).actions()]
 
-    assert offered(Kind.SECTION, "shortlist") == ["New shortlist…"]
+    assert offered(SECTION, "shortlist") == ["New shortlist…"]
     assert "Rename shortlist…" in offered(Kind.SHORTLIST, "Reading group")
     tag_menu = offered(Kind.TAG, "graphs")
     assert {"Rename tag…", "Merge into…", "Colour…", "Delete tag"} <= set(tag_menu)

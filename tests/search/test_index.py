@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.search.index import Cancelled, FullTextIndex
+from paperdesk.core.errors import Cancelled
+from paperdesk.search.index import FullTextIndex
 from paperdesk.search.schema import IndexDocument
 
 

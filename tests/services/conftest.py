@@ -41,7 +41,7 @@ def empty_desk(tmp_path: Path) -> Desk:
 
 def paper_with(desk: Desk, phrase: str) -> int:
     """The id of the seed paper whose abstract starts with `phrase`."""
-    for batch in desk.library.iter_papers():
+    for batch in desk.library.papers.iter_all():
         for paper in batch:
             if paper.abstract.startswith(phrase):
                 return paper.id

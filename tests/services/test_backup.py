@@ -21,6 +21,7 @@ from paperdesk.core.models import PaperRecord, Status
 from paperdesk.formats.atomic import WriteError
 from paperdesk.services import (
     backup,
+    duplicates,
     editing,
     history,
     importing,
@@ -32,8 +33,6 @@ from paperdesk.services import (
     tagging,
 )
 from paperdesk.services.desk import Desk
-from paperdesk.store import bulk
-from paperdesk.store.snapshot import not_duplicates_t
 from tests.services.conftest import SEEDS, paper_with
 
 # Not the user's data: the undo journal of the old library, counters, Alembic's stamp.
@@ -109,14 +108,13 @@ def triage(desk: Desk, scratch: Path) -> None:
     shortlists.create(desk, "Nothing yet")
     saved.save_search(desk, "Keepers", "rating:>=4 tag:ml")
     saved.save_search(desk, "Unread", "status:new")
-    desk.library.set_citation_keys({ttt: "sun2025learning", 3: "lian2017stability"})
+    desk.library.papers.set_citation_keys({ttt: "sun2025learning", 3: "lian2017stability"})
     editing.delete_papers(desk, [20])  # ids now have a gap
     for name, text in (("first.bib", FIRST_BIB), ("second.bib", SECOND_BIB)):
         (scratch / name).write_text(text, encoding="utf-8")
     report = importing.import_files(desk, [scratch / "first.bib", scratch / "second.bib"])
     assert [(f.added, f.merged) for f in report.files] == [(1, 0), (0, 1)], report.summary()
-    with desk.library.bulk_write("Not duplicates") as connection:
-        connection.execute(not_duplicates_t.insert().values(paper_a=1, paper_b=2))
+    duplicates.mark_not_duplicates(desk, [1, 2])
 
 
 @pytest.fixture(scope="module")
@@ -140,7 +138,7 @@ def curated(curated_template: Path, tmp_path: Path) -> Desk:
 
 def backed_up(desk: Desk, folder: Path) -> Path:
     target = folder / "library-backup.json"
-    assert backup.write_backup(desk, target) == desk.library.count()
+    assert backup.write_backup(desk, target) == desk.library.papers.count()
     return target
 
 
@@ -179,12 +177,12 @@ def test_a_restored_library_is_identical_and_searchable(
     assert found(empty_desk, "rating:>=4 status:to-read") == [ttt]
     assert found(empty_desk, "title:decentralized") == [3]
     assert found(empty_desk, "status:discarded") == [9]
-    assert [(t.name, t.colour) for t in empty_desk.library.tags()] == [
+    assert [(t.name, t.colour) for t in empty_desk.library.tags.all()] == [
         ("later ☕", None),
         ("ml/attention", "#0088ff"),
         ("ml/rnn", "#ff8800"),
     ]
-    assert [s.name for s in empty_desk.library.saved_searches()] == ["Keepers", "Unread"]
+    assert [s.name for s in empty_desk.library.saved.all()] == ["Keepers", "Unread"]
 
 
 def test_a_restored_library_carries_on_like_the_original(
@@ -202,7 +200,7 @@ def test_a_restored_library_carries_on_like_the_original(
     ]
     # New rows get fresh ids after the restored ones.
     tagging.add_tags(empty_desk, [1], ["new tag"])
-    assert max(t.id for t in empty_desk.library.tags()) == 4
+    assert max(t.id for t in empty_desk.library.tags.all()) == 4
 
 
 def test_import_of_a_backup_restores_it(curated: Desk, empty_desk: Desk, tmp_path: Path) -> None:
@@ -238,7 +236,7 @@ def test_a_library_with_only_a_tag_is_not_empty(
     tagging.create_tag(empty_desk, "mine")
     with pytest.raises(LibraryError, match=r"\(tags: 1\)"):
         backup.restore_backup(empty_desk, backed_up(curated, tmp_path))
-    assert [t.name for t in empty_desk.library.tags()] == ["mine"]
+    assert [t.name for t in empty_desk.library.tags.all()] == ["mine"]
 
 
 def test_a_cut_short_backup_names_the_problem_and_restores_nothing(
@@ -264,7 +262,7 @@ def test_an_invalid_row_names_its_place_and_restores_nothing(
 
     with pytest.raises(FormatError, match=r"papers\[\d+\] \(id \d+\)\.rating: .* found 6"):
         backup.restore_backup(empty_desk, target)
-    assert empty_desk.library.count() == 0 and empty_desk.library.tags() == []
+    assert empty_desk.library.papers.count() == 0 and empty_desk.library.tags.all() == []
 
 
 def test_a_backup_replaces_the_old_file_whole_or_not_at_all(curated: Desk, tmp_path: Path) -> None:
@@ -341,23 +339,22 @@ def empty_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def apply_session(desk: Desk, session: dict[str, Any]) -> None:
     library = desk.library
-    with library.bulk_write("Import generated papers") as connection:
-        ids = bulk.insert_papers(connection, session["records"])
+    ids = library.imports.commit("Import generated papers", session["records"])
     for name, colour in session["tags"]:
-        library.add_tags([ids[0], *session["tagged"]], [name])
-        library.set_tag_colour(name, colour)
+        library.tags.add([ids[0], *session["tagged"]], [name])
+        library.tags.set_colour(name, colour)
     for paper_id, body in session["notes"].items():
-        library.set_note(paper_id, body)
+        library.notes.set(paper_id, body)
     for paper_id, rating in session["ratings"].items():
-        library.set_rating([paper_id], rating)
+        library.papers.set_rating([paper_id], rating)
     for paper_id, status in session["statuses"].items():
-        library.set_status([paper_id], status)
+        library.papers.set_status([paper_id], status)
     shortlist, order = session["shortlist"]
-    library.create_shortlist(shortlist)
-    library.add_to_shortlist(shortlist, order)
-    library.save_search(*session["search"])
+    library.shortlists.create(shortlist)
+    library.shortlists.add(shortlist, order)
+    library.saved.save(*session["search"])
     if session["deleted"]:
-        library.delete_papers(session["deleted"])
+        library.papers.delete(session["deleted"])
 
 
 @settings(

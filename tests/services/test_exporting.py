@@ -11,13 +11,13 @@ import bibtexparser
 import pybtex.database
 import pytest
 
-from paperdesk.core.errors import InvalidValueError, PaperdeskError
+from paperdesk.core.errors import Cancelled, InvalidValueError, PaperdeskError
 from paperdesk.core.models import Paper, Status
+from paperdesk.core.scope import Scope
 from paperdesk.formats.bibtex_writer import write_bibtex
 from paperdesk.formats.csv_reader import read_csv
 from paperdesk.formats.json_reader import read_json
-from paperdesk.search.index import Cancelled
-from paperdesk.services import editing, exporting, notes, shortlists, tagging
+from paperdesk.services import editing, exporting, notes, searching, shortlists, tagging
 from paperdesk.services.desk import Desk
 
 HOSTILE_NOTES = [
@@ -54,7 +54,7 @@ def test_seed_library_exports_to_bibtex_both_parsers_accept(desk: Desk, tmp_path
     for ascii_only in (False, True):
         target = tmp_path / f"seeds-{ascii_only}.bib"
         result = exporting.export(
-            desk, exporting.Scope(), target, options=exporting.Options(ascii_only=ascii_only)
+            desk, Scope(), target, options=exporting.Options(ascii_only=ascii_only)
         )
         assert result.count == 38
         text = target.read_text(encoding="utf-8")
@@ -67,28 +67,28 @@ def test_hostile_shortlist_exports_in_order_and_parses(
     desk: Desk, hostile_shortlist: list[int], tmp_path: Path
 ) -> None:
     target = tmp_path / "hostile.bib"
-    exporting.export(desk, exporting.Scope(shortlist="Hostile"), target)
+    exporting.export(desk, Scope.of_shortlist("Hostile"), target)
     text = target.read_text(encoding="utf-8")
     assert_parses_everywhere(text, 6)
     entries = bibtexparser.parse_string(text).entries
-    keys = [desk.library.paper(i).citation_key for i in hostile_shortlist]
+    keys = [desk.library.papers.get(i).citation_key for i in hostile_shortlist]
     assert [e.key for e in entries] == keys
     assert entries[0]["x-paperdesk-rating"] == "5"
     assert "c++" in entries[0]["keywords"]
 
 
 def test_citation_keys_are_stored_and_kept_across_exports(desk: Desk, tmp_path: Path) -> None:
-    exporting.export(desk, exporting.Scope(ids=(36, 1)), tmp_path / "a.bib")
-    first = desk.library.paper(36).citation_key
+    exporting.export(desk, Scope.of_ids((36, 1)), tmp_path / "a.bib")
+    first = desk.library.papers.get(36).citation_key
     assert first and first.startswith("anon2025")
     editing.set_title(
         desk, 36, "Learning to (Learn at Test Time): RNNs with Expressive Hidden States"
     )
-    exporting.export(desk, exporting.Scope(ids=(36,)), tmp_path / "b.bib")
-    assert desk.library.paper(36).citation_key == first
+    exporting.export(desk, Scope.of_ids((36,)), tmp_path / "b.bib")
+    assert desk.library.papers.get(36).citation_key == first
     assert f"@inproceedings{{{first}," in (tmp_path / "b.bib").read_text(encoding="utf-8")
-    exporting.export(desk, exporting.Scope(), tmp_path / "all.bib")
-    all_keys = [p.citation_key for batch in desk.library.iter_papers() for p in batch]
+    exporting.export(desk, Scope(), tmp_path / "all.bib")
+    all_keys = [p.citation_key for batch in desk.library.papers.iter_all() for p in batch]
     assert len(set(all_keys)) == 38
 
 
@@ -98,7 +98,7 @@ def test_csv_reads_back_with_csv_module_and_our_reader(
     target = tmp_path / "list.csv"
     exporting.export(
         desk,
-        exporting.Scope(shortlist="Hostile"),
+        Scope.of_shortlist("Hostile"),
         target,
         options=exporting.Options(excel_bom=True),
     )
@@ -111,39 +111,39 @@ def test_csv_reads_back_with_csv_module_and_our_reader(
     assert rows[0]["tags"] == "50%; c++"
     assert rows[0]["rating"] == "5"
     records = read_csv(raw.decode("utf-8-sig"), "list.csv").records
-    papers = desk.library.papers(hostile_shortlist)
+    papers = desk.library.papers.get_many(hostile_shortlist)
     assert [r.title for r in records] == [row["title"] for row in rows]
     assert [r.abstract for r in records] == [p.abstract for p in papers]
 
 
 def test_markdown_ris_and_jsonl_exports(desk: Desk, tmp_path: Path) -> None:
     for name in ("list.md", "list.ris", "list.jsonl"):
-        result = exporting.export(desk, exporting.Scope(query="graph"), tmp_path / name)
-        assert result.count == len(exporting.papers_in(desk, exporting.Scope(query="graph")))
+        result = exporting.export(desk, Scope.of_query("graph"), tmp_path / name)
+        assert result.count == len(searching.scope_ids(desk, Scope.of_query("graph")))
     assert (tmp_path / "list.md").read_text(encoding="utf-8").startswith("1. ")
     assert (tmp_path / "list.ris").read_text(encoding="utf-8").count("ER  -") == result.count
 
 
 def test_json_backup_only_for_the_whole_library(desk: Desk, tmp_path: Path) -> None:
     with pytest.raises(InvalidValueError, match="whole library"):
-        exporting.export(desk, exporting.Scope(shortlist="x"), tmp_path / "b.json")
-    assert exporting.export(desk, exporting.Scope(), tmp_path / "b.json").count == 38
+        exporting.export(desk, Scope.of_shortlist("x"), tmp_path / "b.json")
+    assert exporting.export(desk, Scope(), tmp_path / "b.json").count == 38
 
 
 def test_unknown_format_and_extension_are_explained(desk: Desk, tmp_path: Path) -> None:
     with pytest.raises(InvalidValueError, match="cannot tell the format"):
-        exporting.export(desk, exporting.Scope(), tmp_path / "out.docx")
+        exporting.export(desk, Scope(), tmp_path / "out.docx")
     with pytest.raises(InvalidValueError, match="unknown export format"):
-        exporting.export(desk, exporting.Scope(), tmp_path / "out.bib", format="word")
+        exporting.export(desk, Scope(), tmp_path / "out.bib", format="word")
 
 
 def test_unwritable_target_leaves_nothing(desk: Desk, tmp_path: Path) -> None:
     with pytest.raises(PaperdeskError, match="does not exist"):
-        exporting.export(desk, exporting.Scope(), tmp_path / "missing" / "out.bib")
+        exporting.export(desk, Scope(), tmp_path / "missing" / "out.bib")
     folder_as_target = tmp_path / "a-folder.bib"
     folder_as_target.mkdir()
     with pytest.raises(PaperdeskError):
-        exporting.export(desk, exporting.Scope(), folder_as_target)
+        exporting.export(desk, Scope(), folder_as_target)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-folder.bib", "library"]
 
 
@@ -151,13 +151,13 @@ def test_cancelled_export_leaves_the_old_file_and_no_temp(desk: Desk, tmp_path: 
     target = tmp_path / "out.bib"
     target.write_text("old content", encoding="utf-8")
     with pytest.raises(Cancelled):
-        exporting.export(desk, exporting.Scope(), target, cancelled=lambda: True)
+        exporting.export(desk, Scope(), target, cancelled=lambda: True)
     assert target.read_text(encoding="utf-8") == "old content"
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 
 
 def test_preview_shows_the_first_entries(desk: Desk) -> None:
-    text = exporting.preview(desk, exporting.Scope(), "bibtex", limit=2)
+    text = exporting.preview(desk, Scope(), "bibtex", limit=2)
     assert text.count("@inproceedings{") == 2
 
 

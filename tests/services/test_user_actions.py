@@ -32,10 +32,10 @@ def test_tags_are_searchable_at_once_and_undo_unsearches_them(desk: Desk) -> Non
     changes = tagging.add_tags(desk, [12, 7], ["rnn", "long-context"])
     assert changes.paper_ids == {7, 12} and changes.tags
     assert found(desk, "tag:rnn") == [7, 12]
-    assert history.undo_label(desk) == "Add tag rnn, long-context"
+    assert history.labels(desk).undo == "Add tag rnn, long-context"
     history.undo(desk)
     assert found(desk, "tag:rnn") == []
-    assert history.redo_label(desk) == "Add tag rnn, long-context"
+    assert history.labels(desk).redo == "Add tag rnn, long-context"
     history.redo(desk)
     assert found(desk, "tag:long-context") == [7, 12]
 
@@ -48,7 +48,7 @@ def test_tag_rename_merge_colour_delete(desk: Desk) -> None:
     tagging.merge_tags(desk, ["recurrent"], "learning/rnn")
     assert found(desk, "tag:learning/rnn") == [1, 2]
     tagging.set_tag_colour(desk, "learning/rnn", "#ff8800")
-    assert [t.colour for t in desk.library.tags()] == ["#ff8800"]
+    assert [t.colour for t in desk.library.tags.all()] == ["#ff8800"]
     tagging.delete_tag(desk, "learning/rnn")
     assert found(desk, "tag:learning") == []
 
@@ -65,20 +65,22 @@ def test_status_and_rating_filters_follow_edits(desk: Desk) -> None:
 
 def test_title_edit_clears_the_derived_flag_and_is_searchable(desk: Desk) -> None:
     editing.set_title(desk, 3, "Stability and Generalization of Decentralized SGD")
-    paper = desk.library.paper(3)
+    paper = desk.library.papers.get(3)
     assert paper.title_is_derived is False
     assert found(desk, "title:decentralized") == [3]
     history.undo(desk)
-    assert desk.library.paper(3).title_is_derived is True
+    assert desk.library.papers.get(3).title_is_derived is True
 
 
 def test_notes_set_append_search_and_undo(desk: Desk) -> None:
     notes.set_note(desk, 12, "Compare with Mamba; read §3 first")
     notes.append_note(desk, 12, "Code is on GitHub")
-    assert desk.library.paper(12).note == "Compare with Mamba; read §3 first\n\nCode is on GitHub"
+    assert (
+        desk.library.papers.get(12).note == "Compare with Mamba; read §3 first\n\nCode is on GitHub"
+    )
     assert 12 in found(desk, "note:github")
     history.undo(desk)
-    assert desk.library.paper(12).note == "Compare with Mamba; read §3 first"
+    assert desk.library.papers.get(12).note == "Compare with Mamba; read §3 first"
 
 
 def test_shortlists_through_services_and_in_query(desk: Desk) -> None:
@@ -108,11 +110,11 @@ def test_deleting_papers_removes_them_from_search_until_undone(desk: Desk) -> No
 
 def test_saved_searches_refuse_broken_queries(desk: Desk) -> None:
     saved.save_search(desk, "Good", "rating:>=4")
-    assert [s.query for s in desk.library.saved_searches()] == ["rating:>=4"]
+    assert [s.query for s in desk.library.saved.all()] == ["rating:>=4"]
     with pytest.raises(QueryError):
         saved.save_search(desk, "Broken", '"unclosed')
     saved.delete_search(desk, "Good")
-    assert desk.library.saved_searches() == []
+    assert desk.library.saved.all() == []
 
 
 def test_sorting_a_query_by_a_column(desk: Desk) -> None:
@@ -137,7 +139,7 @@ def test_index_is_rebuilt_after_its_folder_is_deleted(desk: Desk) -> None:
 
 
 def test_a_write_the_index_missed_is_caught_up_on_open(desk: Desk) -> None:
-    desk.library.add_tags([6], ["sneaky"])  # bypasses the services: index is now stale
+    desk.library.tags.add([6], ["sneaky"])  # bypasses the services: index is now stale
     assert maintenance.check(desk)
     folder = desk.folder
     desk.close()

@@ -19,12 +19,13 @@ from paperdesk.store.schema import Base
 
 def test_empty_library_migrates_to_head_with_wal_and_foreign_keys(tmp_path: Path) -> None:
     db = tmp_path / "library.sqlite3"
-    library = Library.open(f"sqlite:///{db}", db, tmp_path / "backups")
-    assert current_revision(library.engine) == head_revision()
-    with library.engine.connect() as connection:
+    Library.open(f"sqlite:///{db}", db, tmp_path / "backups").close()
+    engine = make_engine(f"sqlite:///{db}")  # what the library connects with
+    assert current_revision(engine) == head_revision()
+    with engine.connect() as connection:
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
-    library.close()
+    engine.dispose()
 
 
 def test_the_head_constant_is_the_newest_migration() -> None:

@@ -9,7 +9,7 @@ import pytest
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.models import PaperRecord
 from paperdesk.formats.backup import SECTIONS
-from paperdesk.store import bulk, snapshot
+from paperdesk.store import snapshot
 from paperdesk.store.library import Library
 from paperdesk.store.schema import Base
 
@@ -28,11 +28,10 @@ def open_library(folder: Path) -> Library:
 @pytest.fixture
 def library(tmp_path: Path) -> Library:
     lib = open_library(tmp_path)
-    with lib.bulk_write("Import test") as connection:
-        bulk.insert_papers(
-            connection, [PaperRecord(title=f"Paper {i}", authors=("A", "B")) for i in range(3)]
-        )
-    lib.add_tags([1, 2, 3], ["rnn"])
+    lib.imports.commit(
+        "Import test", [PaperRecord(title=f"Paper {i}", authors=("A", "B")) for i in range(3)]
+    )
+    lib.tags.add([1, 2, 3], ["rnn"])
     yield lib
     lib.close()
 
@@ -59,32 +58,35 @@ def test_a_read_sees_one_moment_even_when_a_write_lands_midway(
 
     def papers_then_a_deletion(connection):  # type: ignore[no-untyped-def]
         rows = read_papers(connection)
-        library.delete_papers([2])  # another thread's write, between two of our reads
+        library.papers.delete([2])  # another thread's write, between two of our reads
         return rows
 
     monkeypatch.setattr(snapshot, "_papers", papers_then_a_deletion)
-    state = snapshot.read_state(library)
+    state = library.backups.read_state()
     assert [p["id"] for p in state["papers"]] == [1, 2, 3]
     assert [r["paper_id"] for r in state["paper_tags"]] == [1, 2, 3]
-    assert library.count() == 2
+    assert library.papers.count() == 2
 
 
 def test_a_state_breaking_a_database_rule_is_refused_and_rolled_back(
     library: Library, tmp_path: Path
 ) -> None:
-    state = snapshot.read_state(library)
+    state = library.backups.read_state()
     state["tags"].append({"id": 9, "name": "RNN", "colour": None})  # names are case-blind
     (tmp_path / "target").mkdir()
     target = open_library(tmp_path / "target")
     try:
         with pytest.raises(InvalidValueError, match="breaks a rule of the library"):
-            with target.bulk_write("Restore") as connection:
-                snapshot.restore_state(connection, state)
-        assert target.count() == 0 and target.tags() == [] and target.history() == []
+            target.backups.restore(state, "Restore")
+        assert (
+            target.papers.count() == 0 and target.tags.all() == [] and target.history.recent() == []
+        )
     finally:
         target.close()
 
 
 def test_an_occupied_library_says_what_it_holds(library: Library) -> None:
-    with library.engine.connect() as connection:
-        assert snapshot.occupied_tables(connection) == {"papers": 3, "tags": 1}
+    state = library.backups.read_state()
+    with pytest.raises(snapshot.LibraryNotEmptyError, match="not empty") as refused:
+        library.backups.restore(state, "Restore")
+    assert refused.value.held == {"papers": 3, "tags": 1}

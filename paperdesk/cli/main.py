@@ -1,0 +1,68 @@
+"""`paperdesk`: parse the arguments, open the library, run the verb, report errors."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from paperdesk.cli.commands import EXIT_ERROR
+from paperdesk.cli.output import ProgressBar
+from paperdesk.cli.parser import build_parser
+from paperdesk.config import resolve_library_dir
+from paperdesk.core.errors import PaperdeskError, QueryError
+from paperdesk.services.desk import Desk
+
+EXIT_USAGE = 2  # a malformed query, like argparse's own usage errors
+
+
+def _parse_size(text: str | None) -> tuple[int, int] | None:
+    if text is None:
+        return None
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise PaperdeskError(f"--size must look like 1400x900, not {text!r}") from None
+    return width, height
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    library_dir = resolve_library_dir(args.library)
+    try:
+        if args.command is None:
+            from paperdesk.gui.app import run_gui
+
+            return run_gui(
+                library_dir,
+                Path(args.screenshot) if args.screenshot else None,
+                _parse_size(args.size),
+                args.query,
+                args.select,
+            )
+        if not getattr(args, "needs_library", True):
+            return int(args.handler(None, args))
+        bar = ProgressBar()
+        desk = Desk.open(library_dir, progress=lambda done, total: bar(done, total, "indexing"))
+        bar.finish()
+        try:
+            return int(args.handler(desk, args))
+        finally:
+            desk.close()
+    except QueryError as error:
+        print(f"paperdesk: bad query: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except PaperdeskError as error:
+        print(f"paperdesk: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("paperdesk: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,238 @@
+"""The arguments each verb takes; each verb's handler is a function of cli/commands.py."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from paperdesk import __version__
+from paperdesk.cli.commands import (
+    cmd_backup,
+    cmd_check,
+    cmd_delete,
+    cmd_duplicates,
+    cmd_export,
+    cmd_history,
+    cmd_import,
+    cmd_list,
+    cmd_note,
+    cmd_rate,
+    cmd_reindex,
+    cmd_restore,
+    cmd_saved,
+    cmd_search,
+    cmd_shortlist,
+    cmd_show,
+    cmd_stats,
+    cmd_status,
+    cmd_syntax,
+    cmd_tag,
+    cmd_tags,
+    cmd_title,
+    cmd_undo,
+)
+from paperdesk.config import BACKUP_DIR
+from paperdesk.core.fields import RELEVANCE
+from paperdesk.core.models import Status
+from paperdesk.services import duplicates, exporting, searching
+from paperdesk.services.near_duplicates import SUGGEST_THRESHOLD
+
+
+def _id_list(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected paper ids like 12,40, not {text!r}") from None
+
+
+def _read_options(parser: argparse.ArgumentParser, listing: bool = True) -> None:
+    parser.add_argument("--json", action="store_true", help="print a JSON list of objects")
+    if listing:
+        parser.add_argument("--sort", default=RELEVANCE, choices=searching.SORT_KEYS)
+        parser.add_argument("--reverse", action="store_true", help="reverse the order")
+        parser.add_argument("--limit", type=int, default=0, help="show at most N papers")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="paperdesk",
+        description="Triage conference papers: import, search, tag, rate, annotate, shortlist, "
+        "export. Without a command, opens the desktop app.",
+    )
+    parser.add_argument("--version", action="version", version=f"paperdesk {__version__}")
+    parser.add_argument(
+        "--library",
+        metavar="DIR",
+        help="library folder (default: $PAPERDESK_LIBRARY or the user data folder)",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log what happens")
+    gui = parser.add_argument_group("desktop app")
+    gui.add_argument("--screenshot", metavar="PNG", help="render the main window to PNG and exit")
+    gui.add_argument("--size", default=None, metavar="WxH", help="window size, e.g. 1400x900")
+    gui.add_argument("--query", default=None, help="start with this search")
+    gui.add_argument("--select", type=int, default=None, metavar="ID", help="select this paper")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str, handler: Callable[..., int], help_text: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_text, description=help_text)
+        sub.set_defaults(handler=handler)
+        return sub
+
+    sub = command("import", cmd_import, "import files (seed lists, BibTeX, RIS, CSV, JSON)")
+    sub.add_argument("files", nargs="+")
+    sub.add_argument("--json", action="store_true")
+
+    sub = command("search", cmd_search, "full-text search (see `paperdesk syntax`)")
+    sub.add_argument("query", nargs="+")
+    _read_options(sub)
+
+    sub = command("list", cmd_list, "list papers, optionally filtered by a query or shortlist")
+    sub.add_argument("--query", "-q", default=None)
+    sub.add_argument("--shortlist", default=None)
+    _read_options(sub)
+
+    sub = command("show", cmd_show, "show papers in full")
+    sub.add_argument("ids", nargs="+", type=int)
+    sub.add_argument("--json", action="store_true")
+
+    sub = command("tag", cmd_tag, "add or remove tags on papers")
+    sub.add_argument("ids", nargs="+", type=int)
+    sub.add_argument("--add", action="append", default=[], metavar="TAG")
+    sub.add_argument("--remove", action="append", default=[], metavar="TAG")
+
+    sub = command("tags", cmd_tags, "list, create, rename, merge, recolour or delete tags")
+    tag_actions = sub.add_subparsers(dest="tags_action", metavar="ACTION")
+    _read_options(tag_actions.add_parser("list", help="list tags with counts"), listing=False)
+    sub.add_argument("--json", action="store_true")
+    create = tag_actions.add_parser("create", help="create a tag")
+    create.add_argument("name")
+    create.add_argument("--colour", default=None)
+    rename = tag_actions.add_parser("rename", help="rename a tag (children follow)")
+    rename.add_argument("old")
+    rename.add_argument("new")
+    merge = tag_actions.add_parser("merge", help="merge tags into one")
+    merge.add_argument("sources", nargs="+")
+    merge.add_argument("--into", dest="target", required=True)
+    delete = tag_actions.add_parser("delete", help="delete a tag")
+    delete.add_argument("name")
+    colour = tag_actions.add_parser("colour", help="set a tag's colour (#rrggbb, '' clears)")
+    colour.add_argument("name")
+    colour.add_argument("colour")
+
+    sub = command("rate", cmd_rate, "rate papers 0-5")
+    sub.add_argument("ids", nargs="+", type=int)
+    sub.add_argument("rating", type=int)
+
+    sub = command("status", cmd_status, "set status: " + ", ".join(s.value for s in Status))
+    sub.add_argument("ids", nargs="+", type=int)
+    sub.add_argument("status")
+
+    sub = command("title", cmd_title, "replace a paper's title")
+    sub.add_argument("id", type=int)
+    sub.add_argument("title")
+
+    sub = command("delete", cmd_delete, "delete papers (undo brings them back)")
+    sub.add_argument("ids", nargs="+", type=int)
+
+    sub = command("duplicates", cmd_duplicates, "list likely duplicates; merge or keep them apart")
+    choice = sub.add_mutually_exclusive_group()
+    choice.add_argument("--merge", type=_id_list, metavar="ID,ID", help="merge into one (undoable)")
+    choice.add_argument("--merge-all", action="store_true", help="merge every sure group")
+    choice.add_argument(
+        "--not-duplicates", type=_id_list, metavar="ID,ID", help="remember they are different"
+    )
+    sub.add_argument("--keep", type=int, metavar="ID", help="with --merge: the record to keep")
+    sub.add_argument(
+        "--min-confidence",
+        type=float,
+        metavar="X",
+        help=f"0-1; default: list from {SUGGEST_THRESHOLD}, "
+        f"--merge-all from {duplicates.AUTO_MERGE_CONFIDENCE}",
+    )
+    sub.add_argument("--json", action="store_true")
+
+    sub = command("note", cmd_note, "show, set or append to a paper's Markdown note")
+    sub.add_argument("id", type=int)
+    group = sub.add_mutually_exclusive_group()
+    group.add_argument("--set", default=None, metavar="TEXT")
+    group.add_argument("--append", default=None, metavar="TEXT")
+    sub.add_argument("--json", action="store_true")
+
+    sub = command("shortlist", cmd_shortlist, "manage shortlists")
+    actions = sub.add_subparsers(dest="shortlist_action", metavar="ACTION")
+    listing = actions.add_parser("list", help="list shortlists")
+    listing.add_argument("--json", action="store_true")
+    for name, help_text in (("create", "create a shortlist"), ("delete", "delete a shortlist")):
+        action = actions.add_parser(name, help=help_text)
+        action.add_argument("name")
+    rename = actions.add_parser("rename", help="rename a shortlist")
+    rename.add_argument("name")
+    rename.add_argument("new")
+    for name, help_text in (
+        ("add", "add papers"),
+        ("remove", "remove papers"),
+        ("reorder", "move these papers to the front, in this order"),
+    ):
+        action = actions.add_parser(name, help=help_text)
+        action.add_argument("name")
+        action.add_argument("ids", nargs="+", type=int)
+    show = actions.add_parser("show", help="list a shortlist's papers in order")
+    show.add_argument("name")
+    _read_options(show)
+    sub.set_defaults(json=False)
+
+    sub = command("saved", cmd_saved, "saved searches")
+    saved_actions = sub.add_subparsers(dest="saved_action", metavar="ACTION")
+    save = saved_actions.add_parser("save", help="save a query under a name")
+    save.add_argument("name")
+    save.add_argument("query")
+    remove = saved_actions.add_parser("delete", help="delete a saved search")
+    remove.add_argument("name")
+    listing = saved_actions.add_parser("list", help="list saved searches")
+    listing.add_argument("--json", action="store_true")
+    sub.set_defaults(json=False)
+
+    sub = command("stats", cmd_stats, "library statistics")
+    sub.add_argument("--json", action="store_true")
+    command("undo", cmd_undo, "undo the last change")
+    command("redo", cmd_undo, "redo the last undone change")
+    sub = command("history", cmd_history, "recent changes (who, when, what)")
+    sub.add_argument("--limit", type=int, default=20)
+    sub.add_argument("--json", action="store_true")
+    command("reindex", cmd_reindex, "rebuild the search index from the database")
+    sub = command("check", cmd_check, "check the database and the index")
+    sub.add_argument("--json", action="store_true")
+    sub = command("backup", cmd_backup, "copy the library database to a backup file")
+    sub.add_argument("-o", "--output", default=None, help=f"file (default: LIBRARY/{BACKUP_DIR}/)")
+    sub = command("restore", cmd_restore, "restore a JSON backup into an empty library")
+    sub.add_argument("file", help="a backup written by `paperdesk export --format json`")
+    sub = command(
+        "export",
+        cmd_export,
+        "export papers to BibTeX, CSV, Markdown, RIS, JSON Lines, "
+        "or a lossless JSON backup of the whole library",
+    )
+    sub.add_argument("-o", "--output", required=True, help="the file to write")
+    sub.add_argument(
+        "--format",
+        choices=list(exporting.EXTENSIONS),
+        default=None,
+        help="default: from the file's extension",
+    )
+    sub.add_argument("--shortlist", default=None, help="a shortlist, in its order")
+    sub.add_argument("--query", "-q", default=None, help="the results of a search")
+    sub.add_argument("--ids", default=None, help="papers by id, e.g. 1,2,7")
+    sub.add_argument(
+        "--ascii",
+        action="store_true",
+        help="BibTeX: escape non-ASCII as LaTeX, for classic 8-bit BibTeX",
+    )
+    sub.add_argument("--excel", action="store_true", help="CSV: add a BOM so Excel reads UTF-8")
+    sub.add_argument(
+        "--key-pattern",
+        default=exporting.DEFAULT_PATTERN,
+        help="citation keys for papers without one (default %(default)s)",
+    )
+    sub = command("syntax", cmd_syntax, "print the search syntax cheat-sheet")
+    sub.set_defaults(needs_library=False)
+    return parser

@@ -1,0 +1,121 @@
+"""The paper fields, each named once: its type, how it sorts, how it is queried and shown.
+
+Every layer that names a field reads it here (compare beets' `dbcore/types.py`): the
+store's sort keys, the search schema and the query parser's fields and aliases, the
+index document, the CLI's `--sort` choices and the GUI table's columns. A field added
+here appears in all of them, or a test names the layer that forgot it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class FieldType(StrEnum):
+    """What a value is, which decides how it is indexed, matched and sorted."""
+
+    TEXT = "text"  # words, stemmed and accent-folded; phrases; sorts without case
+    KEYWORD = "keyword"  # whole values compared without case (a venue, a tag)
+    NUMBER = "number"  # an integer: `year:2024..2025`, `rating:>=4`; sorts by value
+    STATUS = "status"  # one word of core.models.Status, matched exactly
+    DATE = "date"  # a timestamp: sorts only
+
+
+#: The order that needs no field: best match first, or import order without a query.
+RELEVANCE = "relevance"
+
+
+@dataclass(frozen=True)
+class Field:
+    """One paper field.
+
+    `sort_key` is the name users sort by (None: not sortable); `query` says whether the
+    index has a field of this name that `name:value` searches, with `aliases` users may
+    type instead; `multiple` marks a comma-separated list of values (tags); `label` is
+    the table column's heading (None: not a column).
+    """
+
+    name: str
+    type: FieldType
+    sort_key: str | None = None
+    query: bool = False
+    aliases: tuple[str, ...] = ()
+    multiple: bool = False
+    label: str | None = None
+
+    @property
+    def numeric(self) -> bool:
+        return self.type == FieldType.NUMBER
+
+    @property
+    def query_names(self) -> tuple[str, ...]:
+        """What a user may type before the colon to search this field."""
+        return (self.name, *self.aliases) if self.query else ()
+
+
+FIELDS: tuple[Field, ...] = (
+    Field("title", FieldType.TEXT, sort_key="title", query=True, label="Title"),
+    Field(
+        "author",
+        FieldType.TEXT,
+        sort_key="first_author",
+        query=True,
+        aliases=("authors", "by"),
+        label="First author",
+    ),
+    Field("venue", FieldType.KEYWORD, sort_key="venue", query=True, label="Venue"),
+    Field("year", FieldType.NUMBER, sort_key="year", query=True, label="Year"),
+    Field("status", FieldType.STATUS, sort_key="status", query=True, label="Status"),
+    Field("rating", FieldType.NUMBER, sort_key="rating", query=True, label="Rating"),
+    Field(
+        "tag",
+        FieldType.KEYWORD,
+        sort_key="tags",
+        query=True,
+        aliases=("tags",),
+        multiple=True,
+        label="Tags",
+    ),
+    Field(
+        "shortlist",
+        FieldType.KEYWORD,
+        query=True,
+        aliases=("in", "shortlists"),
+        multiple=True,
+    ),
+    Field("note", FieldType.TEXT, query=True),
+    # Every word a reader sees (title, abstract, authors, note, tags, venue): bare words
+    # search it. One combined field indexes ~1.35x and searches ~2x faster than several.
+    Field("text", FieldType.TEXT, query=True, aliases=("all", "abstract")),
+    Field("added", FieldType.DATE, sort_key="added", label="Added"),
+    Field("updated", FieldType.DATE, sort_key="updated"),
+)
+
+BY_NAME: dict[str, Field] = {field.name: field for field in FIELDS}
+BY_SORT_KEY: dict[str, Field] = {f.sort_key: f for f in FIELDS if f.sort_key is not None}
+#: The index field bare words search.
+DEFAULT_QUERY_FIELD = "text"
+
+
+def sort_keys() -> tuple[str, ...]:
+    """Every way to order papers, relevance first (the CLI's `--sort` choices)."""
+    return (RELEVANCE, *BY_SORT_KEY)
+
+
+def query_fields() -> tuple[Field, ...]:
+    return tuple(field for field in FIELDS if field.query)
+
+
+def query_aliases() -> dict[str, list[str]]:
+    """Index field name -> the other names users may type for it."""
+    return {field.name: list(field.aliases) for field in query_fields() if field.aliases}
+
+
+def query_names() -> set[str]:
+    """Every field name a query may use, aliases included."""
+    return {name for field in query_fields() for name in field.query_names}
+
+
+def numeric_query_names() -> set[str]:
+    return {name for field in query_fields() if field.numeric for name in field.query_names}

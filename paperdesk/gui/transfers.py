@@ -1,0 +1,198 @@
+"""Imports and exports: the long jobs, with progress, a Cancel button and a report.
+
+Each is one service call on the writer thread (through `Operations.run_long`); one of
+them runs at a time. What an export may be about (a shortlist, the selection, the papers
+listed, the whole library) comes from the window's `Panes`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from pathlib import Path
+
+from PySide6.QtCore import QMimeData, QObject, Signal
+
+from paperdesk.core.errors import Cancelled, PaperdeskError
+from paperdesk.core.scope import Kind, Scope
+from paperdesk.gui.dialogs import ImportReportDialog
+from paperdesk.gui.export_dialog import FORMAT_LABELS, ExportDialog
+from paperdesk.gui.operations import Operations
+from paperdesk.gui.panes import Panes
+from paperdesk.gui.tasks import Job
+from paperdesk.services import exporting, importing, reading
+from paperdesk.services.desk import Desk
+
+
+class Transfers(QObject):
+    """`import_started` carries whether the library was empty until then."""
+
+    import_started = Signal(bool)
+    import_finished = Signal(object)
+    export_finished = Signal(object)
+
+    def __init__(self, operations: Operations, panes: Panes) -> None:
+        super().__init__(panes.window)
+        self.operations = operations
+        self.panes = panes
+        self.import_report: ImportReportDialog | None = None
+        self.export_dialog: ExportDialog | None = None
+        self._long_job: Job | None = None
+        panes.progress.cancel_requested.connect(self.cancel)
+
+    def _busy(self) -> bool:
+        if self._long_job is not None:
+            self.panes.tell("Wait for the running import or export to end.", 3000)
+        return self._long_job is not None
+
+    def cancel(self) -> None:
+        """The progress bar's Cancel: stop the running import or export."""
+        if self._long_job is not None:
+            self._long_job.cancel()
+            self.panes.progress.cancelling()
+
+    # --- importing -------------------------------------------------------------------
+    def choose_import(self) -> None:
+        self.import_files(self.panes.ask.import_paths())
+
+    def import_files(self, paths: Sequence[Path], report: bool = True) -> None:
+        desk = self.operations.desk
+        paths = [Path(p) for p in paths]
+        if desk is None or not paths or self._busy():
+            return
+        self.panes.detail.notes.flush()
+        noun = "file" if len(paths) == 1 else "files"
+        self.panes.progress.start(f"Importing {len(paths)} {noun}…", cancellable=True)
+        self.import_started.emit(reading.count(desk) == 0)
+
+        def run(desk: Desk, job: Job) -> importing.ImportReport:
+            return importing.import_files(
+                desk, paths, progress=job.report_progress, cancelled=job.is_cancelled
+            )
+
+        self._long_job = self.operations.run_long(
+            "Importing",
+            run,
+            on_done=partial(self._on_import_done, show_report=report),
+            on_error=self._on_import_failed,
+            on_progress=self.panes.progress.update_progress,
+        )
+
+    def _on_import_done(self, report: importing.ImportReport, show_report: bool) -> None:
+        self._end()
+        self.operations.apply_changes(report.changes)
+        if show_report or report.failed:
+            self.import_report = ImportReportDialog(report, self.panes.window)
+            self.import_report.open()
+        else:
+            self.panes.tell(f"Loaded {report.added:,} demo papers.", 6000)
+        self.import_finished.emit(report)
+
+    def _end(self) -> None:
+        self._long_job = None
+        self.panes.progress.hide()
+
+    def _on_import_failed(self, error: BaseException) -> None:
+        self._end()
+        self.operations.errors.report("Importing", error)
+
+    # --- exporting -------------------------------------------------------------------
+    def open_export_dialog(self, shortlist: str | None = None) -> None:
+        desk = self.operations.desk
+        if desk is None:
+            return
+        dialog = ExportDialog(self._export_choices(desk, shortlist), self.panes.window)
+        self.export_dialog = dialog
+        dialog.preview_wanted.connect(self._preview_export)
+        dialog.accepted.connect(
+            lambda: self.ask_export_path(
+                dialog.chosen_scope(), dialog.chosen_format(), dialog.chosen_options()
+            )
+        )
+        dialog.open()
+
+    def _export_choices(self, desk: Desk, shortlist: str | None) -> list[tuple[str, Scope]]:
+        """What the user may mean, most specific first: a shortlist, the selection, the list."""
+        choices = []
+        scope = self.panes.sidebar.scope()
+        name = shortlist or scope.shortlist
+        if name:
+            choices.append((f"Shortlist “{name}”, in its order", Scope.of_shortlist(name)))
+        if selected := self.panes.table.selected_ids():
+            noun = "paper" if len(selected) == 1 else "papers"
+            choices.append((f"The {len(selected):,} selected {noun}", Scope.of_ids(selected)))
+        if self.panes.search_bar.text() or scope.kind != Kind.ALL:
+            shown = self.panes.table.paper_model().ids()
+            choices.append((f"The {len(shown):,} papers listed", Scope.of_ids(shown)))
+        total = reading.count(desk)
+        choices.append((f"The whole library ({total:,} papers)", Scope()))
+        return choices
+
+    def _preview_export(self, scope: Scope, format: str, options: exporting.Options) -> None:
+        dialog = self.export_dialog
+        if dialog is None:
+            return
+
+        def failed(error: BaseException) -> None:
+            if isinstance(error, PaperdeskError):
+                dialog.show_preview(f"Cannot export this: {error}")
+            else:
+                self.operations.errors.report("Previewing the export", error)
+
+        self.operations.read(
+            "Export preview",
+            lambda desk: exporting.preview(desk, scope, format, options),
+            on_done=dialog.show_preview,
+            on_error=failed,
+            key="export-preview",
+        )
+
+    def ask_export_path(self, scope: Scope, format: str, options: exporting.Options) -> None:
+        stem = scope.shortlist or ("library" if scope.is_whole_library else "papers")
+        suggested = f"{stem}{exporting.EXTENSIONS[format]}"
+        if path := self.panes.ask.save_path("Export papers", suggested, FORMAT_LABELS[format]):
+            self.start_export(scope, path, format, options)
+
+    def start_export(
+        self,
+        scope: Scope,
+        path: Path,
+        format: str,
+        options: exporting.Options | None = None,
+    ) -> None:
+        chosen = options or exporting.Options()
+        if self.operations.desk is None or self._busy():
+            return
+        self.panes.detail.notes.flush()
+        self.panes.progress.start(f"Exporting {scope.describe()}…", cancellable=True)
+        self._long_job = self.operations.run_long(
+            "Exporting",
+            lambda desk, job: exporting.export(
+                desk, scope, Path(path), format, chosen, cancelled=job.is_cancelled
+            ),
+            on_done=self._on_export_done,
+            on_error=self._on_export_failed,
+        )
+
+    def _on_export_done(self, result: exporting.ExportResult) -> None:
+        self._end()
+        self.operations.apply_changes(result.changes)
+        noun = "paper" if result.count == 1 else "papers"
+        self.panes.tell(f"Exported {result.count:,} {noun} to {result.path}", 8000)
+        self.export_finished.emit(result)
+
+    def _on_export_failed(self, error: BaseException) -> None:
+        self._end()
+        if isinstance(error, Cancelled):
+            self.panes.tell("Export cancelled; no file was written.", 6000)
+        else:
+            self.operations.errors.report("Exporting", error)
+        self.export_finished.emit(None)
+
+
+def dropped_files(mime: QMimeData) -> list[Path]:
+    """Local files dropped from a file manager (not papers dragged inside the app)."""
+    if not mime.hasUrls():
+        return []
+    paths = [Path(url.toLocalFile()) for url in mime.urls() if url.isLocalFile()]
+    return [path for path in paths if path.is_file()]

@@ -1,0 +1,22 @@
+"""Reading papers: one in full, a page of them, how many there are."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from paperdesk.core.models import Paper
+from paperdesk.services.desk import Desk
+
+
+def paper(desk: Desk, paper_id: int) -> Paper:
+    """One paper with its tags, shortlists and note (NotFoundError when there is none)."""
+    return desk.library.papers.get(paper_id)
+
+
+def papers(desk: Desk, ids: Sequence[int]) -> list[Paper]:
+    """Papers in the order of `ids`, unknown ids left out: a page of the table, a listing."""
+    return desk.library.papers.get_many(ids)
+
+
+def count(desk: Desk) -> int:
+    return desk.library.papers.count()

@@ -1,0 +1,117 @@
+"""History: what every action did, who did it and when; undo and redo over the journal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection, Row, select, update
+
+from paperdesk.core.changes import Changes, ids_of
+from paperdesk.core.models import HistoryEntry, UndoLabels
+from paperdesk.store.database import SubStore, bump_generation
+from paperdesk.store.journal import Step, apply_states, steps_from_json
+from paperdesk.store.shortlists import shortlist_members
+from paperdesk.store.tables import history_t
+from paperdesk.store.tags import papers_with_tags
+
+
+class HistoryStore(SubStore):
+    def recent(self, limit: int = 50) -> list[HistoryEntry]:
+        query = select(history_t).order_by(history_t.c.id.desc()).limit(limit)
+        with self._db.read() as connection:
+            return [_entry(row) for row in connection.execute(query)]
+
+    def labels(self) -> UndoLabels:
+        """What Undo and Redo would do now, read at one moment."""
+        with self._db.read() as connection:
+            undo, redo = _candidate(connection, undone=False), _candidate(connection, undone=True)
+        return UndoLabels(undo.action if undo else None, redo.action if redo else None)
+
+    def undo(self) -> Changes | None:
+        return self._replay(undo=True)
+
+    def redo(self) -> Changes | None:
+        return self._replay(undo=False)
+
+    def _replay(self, *, undo: bool) -> Changes | None:
+        with self._db.engine.begin() as connection:
+            entry = _candidate(connection, undone=not undo)
+            if entry is None:
+                return None
+            payload = connection.scalar(
+                select(history_t.c.payload).where(history_t.c.id == entry.id)
+            )
+            steps = steps_from_json(str(payload))
+            touched_before = _papers_touched(connection, steps)
+            apply_states(connection, steps, undo=undo)
+            touched_after = _papers_touched(connection, steps)
+            connection.execute(
+                update(history_t).where(history_t.c.id == entry.id).values(undone=undo)
+            )
+            bump_generation(connection)
+        tables = {s.table for s in steps}
+        verb = "Undo" if undo else "Redo"
+        return Changes(
+            f"{verb} {entry.action}",
+            ids_of(touched_before | touched_after),
+            papers_added_or_removed=_adds_or_removes_papers(steps),
+            tags=bool(tables & {"tags", "paper_tags"}),
+            shortlists=bool(tables & {"shortlists", "shortlist_entries"}),
+            saved_searches="saved_searches" in tables,
+            history_id=entry.id,
+        )
+
+
+def _entry(row: Row[Any]) -> HistoryEntry:
+    return HistoryEntry(row.id, row.action, row.actor, row.at, row.undone)
+
+
+def _candidate(connection: Connection, *, undone: bool) -> HistoryEntry | None:
+    """The next action to undo (the newest done) or redo (the oldest undone).
+
+    Only journaled actions count: an import's row records that it happened but holds
+    no journal, so undo steps over it.
+    """
+    order = history_t.c.id.asc() if undone else history_t.c.id.desc()
+    query = (
+        select(history_t)
+        .where(history_t.c.undone.is_(undone), history_t.c.payload.like("[%"))
+        .order_by(order)
+        .limit(1)
+    )
+    row = connection.execute(query).first()
+    return _entry(row) if row else None
+
+
+def _adds_or_removes_papers(steps: Sequence[Step]) -> bool:
+    """Whether replaying the steps changes which papers exist (not just their fields)."""
+    for step in steps:
+        if step.table == "papers":
+            before = {row["id"] for row in step.before}
+            after = {row["id"] for row in step.after}
+            if before != after:
+                return True
+    return False
+
+
+def _papers_touched(connection: Connection, steps: Sequence[Step]) -> set[int]:
+    """Paper ids whose search document depends on the journaled rows."""
+    touched: set[int] = set()
+    tag_ids: set[int] = set()
+    shortlist_ids: set[int] = set()
+    for step in steps:
+        for row in [*step.before, *step.after]:
+            if "paper_id" in row:
+                touched.add(row["paper_id"])
+            if step.table == "papers":
+                touched.add(row["id"])
+            if step.table == "tags":
+                tag_ids.add(row["id"])
+            if step.table in ("shortlists", "shortlist_entries"):
+                shortlist_ids.add(row["shortlist_id"] if "shortlist_id" in row else row["id"])
+    if tag_ids:
+        touched.update(papers_with_tags(connection, list(tag_ids)))
+    for shortlist_id in shortlist_ids:
+        touched.update(shortlist_members(connection, shortlist_id))
+    return touched

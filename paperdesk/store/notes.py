@@ -1,0 +1,53 @@
+"""Notes: one Markdown note per paper, with when it was written and last changed."""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection, delete, insert, select, update
+
+from paperdesk.core.changes import Changes, ids_of
+from paperdesk.store.database import SubStore, Write
+from paperdesk.store.papers import require_ids
+from paperdesk.store.tables import notes_t, now
+
+
+class NoteStore(SubStore):
+    def set(self, paper_id: int, body: str) -> Changes:
+        """Replace the note; a blank body removes it."""
+        with self._db.action("Edit note") as w:
+            (paper_id,) = require_ids(w.connection, [paper_id])
+            _write(w, paper_id, body)
+        return Changes("Edit note", ids_of([paper_id]))
+
+    def append(self, paper_id: int, markdown: str) -> Changes:
+        """Add a paragraph to the end of the note (a blank line apart from what is there)."""
+        with self._db.action("Append to note") as w:
+            (paper_id,) = require_ids(w.connection, [paper_id])
+            existing = w.connection.scalar(
+                select(notes_t.c.body).where(notes_t.c.paper_id == paper_id)
+            )
+            existing = (existing or "").rstrip()
+            _write(w, paper_id, f"{existing}\n\n{markdown}" if existing else markdown)
+        return Changes("Append to note", ids_of([paper_id]))
+
+
+def _write(w: Write, paper_id: int, body: str) -> None:
+    with w.journal.tracked_ids(notes_t, "paper_id", [paper_id]):
+        write_note(w.connection, paper_id, body)
+
+
+def write_note(connection: Connection, paper_id: int, body: str) -> None:
+    """Set a paper's note (a blank body removes it), keeping when it was first written."""
+    stamp = now()
+    existing = connection.scalar(select(notes_t.c.created).where(notes_t.c.paper_id == paper_id))
+    if not body.strip():
+        connection.execute(delete(notes_t).where(notes_t.c.paper_id == paper_id))
+    elif existing is None:
+        connection.execute(
+            insert(notes_t).values(paper_id=paper_id, body=body, created=stamp, updated=stamp)
+        )
+    else:
+        connection.execute(
+            update(notes_t)
+            .where(notes_t.c.paper_id == paper_id, notes_t.c.body != body)
+            .values(body=body, updated=stamp)
+        )

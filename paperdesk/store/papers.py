@@ -1,0 +1,352 @@
+"""Papers: reads (one, a page, all in batches, sorted ids), field edits and deletion.
+
+Reads return core `Paper` dataclasses with their authors, tags, shortlists and note
+attached, five queries per chunk of ids and never one per paper.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from typing import Any
+
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Select,
+    Table,
+    delete,
+    func,
+    or_,
+    select,
+    update,
+)
+
+from paperdesk.core import fields
+from paperdesk.core.changes import Changes, ids_of
+from paperdesk.core.errors import InvalidValueError, NotFoundError
+from paperdesk.core.fields import Field, FieldType
+from paperdesk.core.models import Identifiers, Paper, Status
+from paperdesk.core.rules import check_rating, clean_title, rating_label
+from paperdesk.core.text import normalise_for_matching
+from paperdesk.store.database import SubStore
+from paperdesk.store.journal import Journal
+from paperdesk.store.tables import (
+    authors_t,
+    batch_papers_t,
+    chunked,
+    entries_t,
+    not_duplicates_t,
+    notes_t,
+    now,
+    paper_tags_t,
+    papers_t,
+    shortlists_t,
+    tags_t,
+)
+
+MatchKeys = tuple[int, str, str | None, str | None, str | None, str | None]
+
+
+def _order_by(field: Field) -> Any:
+    """The SQL a sort key orders by: text without case, numbers and dates as they are."""
+    caseless = field.type in (FieldType.TEXT, FieldType.KEYWORD)
+    if field.name == "author":  # the first author's name
+        name = func.lower(authors_t.c.name) if caseless else authors_t.c.name
+        return (
+            select(name)
+            .where(authors_t.c.paper_id == papers_t.c.id, authors_t.c.position == 0)
+            .scalar_subquery()
+        )
+    if field.name == "tag":  # the tag first in the alphabet
+        name = func.lower(tags_t.c.name) if caseless else tags_t.c.name
+        return (
+            select(func.min(name))
+            .select_from(paper_tags_t.join(tags_t, tags_t.c.id == paper_tags_t.c.tag_id))
+            .where(paper_tags_t.c.paper_id == papers_t.c.id)
+            .scalar_subquery()
+        )
+    column = papers_t.c[field.name]
+    return func.lower(column) if caseless else column
+
+
+#: Every sort key of the field table, as an SQL expression.
+SORT_COLUMNS = {key: _order_by(field) for key, field in fields.BY_SORT_KEY.items()}
+
+
+class PaperStore(SubStore):
+    # ------------------------------------------------------------------ reads
+
+    def count(self) -> int:
+        with self._db.read() as connection:
+            return int(connection.scalar(select(func.count()).select_from(papers_t)) or 0)
+
+    def get(self, paper_id: int) -> Paper:
+        found = self.get_many([paper_id])
+        if not found:
+            raise NotFoundError(f"no paper with id {paper_id}")
+        return found[0]
+
+    def get_many(self, ids: Sequence[int]) -> list[Paper]:
+        """Papers with their tags, shortlists and note, in the order of `ids` (unknown
+        ids are left out)."""
+        wanted = unique(ids)
+        by_id: dict[int, Paper] = {}
+        with self._db.read() as connection:
+            for chunk in chunked(wanted):
+                by_id.update(load_papers(connection, chunk))
+        return [by_id[i] for i in wanted if i in by_id]
+
+    def require(self, ids: Sequence[int]) -> list[int]:
+        """The ids, deduplicated; NotFoundError naming those that do not exist."""
+        with self._db.read() as connection:
+            return require_ids(connection, ids)
+
+    def sorted_ids(self, sort: str = "added", descending: bool = False) -> list[int]:
+        """All paper ids ordered by a sort key (ties broken by id so the order is stable)."""
+        column = SORT_COLUMNS.get(sort)
+        if column is None:
+            raise InvalidValueError(f"cannot sort by {sort!r}")
+        order = [column.desc() if descending else column.asc(), papers_t.c.id]
+        with self._db.read() as connection:
+            return list(connection.scalars(select(papers_t.c.id).order_by(*order)))
+
+    def iter_all(self, batch_size: int = 2000) -> Iterator[list[Paper]]:
+        """Every paper, in id order, in batches (for indexing and whole-library export)."""
+        last_id = 0
+        while True:
+            with self._db.read() as connection:
+                ids = list(
+                    connection.scalars(
+                        select(papers_t.c.id)
+                        .where(papers_t.c.id > last_id)
+                        .order_by(papers_t.c.id)
+                        .limit(batch_size)
+                    )
+                )
+                if not ids:
+                    return
+                loaded = load_papers(connection, ids)
+            yield [loaded[i] for i in ids]
+            last_id = ids[-1]
+
+    def citation_keys_in_use(self) -> set[str]:
+        with self._db.read() as connection:
+            query = select(papers_t.c.citation_key).where(papers_t.c.citation_key.is_not(None))
+            return set(connection.scalars(query))
+
+    # ------------------------------------------------------------------ reads for matching
+
+    def match_keys(self) -> Iterator[MatchKeys]:
+        """(id, fingerprint, doi, arxiv, openreview, title_key) of every paper, for matching."""
+        query = select(
+            papers_t.c.id,
+            papers_t.c.fingerprint,
+            papers_t.c.doi,
+            papers_t.c.arxiv,
+            papers_t.c.openreview,
+            papers_t.c.title_key,
+        )
+        with self._db.read() as connection:
+            for row in connection.execute(query):
+                yield tuple(row)  # type: ignore[misc]
+
+    def match_texts(self) -> Iterator[tuple[int, str, bool, str]]:
+        """(id, title, title_is_derived, abstract) of papers with an abstract (fuzzy matching)."""
+        query = select(
+            papers_t.c.id, papers_t.c.title, papers_t.c.title_is_derived, papers_t.c.abstract
+        ).where(papers_t.c.abstract != "")
+        with self._db.read() as connection:
+            for row in connection.execute(query):
+                yield row.id, row.title, bool(row.title_is_derived), row.abstract
+
+    def venues(self) -> dict[int, str | None]:
+        """Each paper's stored venue, for telling same-titled papers of two venues apart."""
+        with self._db.read() as connection:
+            return dict(connection.execute(select(papers_t.c.id, papers_t.c.venue)).all())
+
+    def stored_values(self, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+        """Stored column values (and authors) of papers, for merging decisions."""
+        result: dict[int, dict[str, Any]] = {}
+        with self._db.read() as connection:
+            for chunk in chunked(list(ids)):
+                for row in connection.execute(select(papers_t).where(papers_t.c.id.in_(chunk))):
+                    result[row.id] = {**row._mapping, "authors": ()}
+                authors = names_by_paper(connection, _authors_of(chunk))
+                for paper_id, names in authors.items():
+                    result[paper_id]["authors"] = tuple(names)
+        return result
+
+    # ------------------------------------------------------------------ edits
+
+    def set_status(self, ids: Sequence[int], status: Status) -> Changes:
+        return self._set_field(ids, "status", status.value, f"Set status {status.value}")
+
+    def set_rating(self, ids: Sequence[int], rating: int) -> Changes:
+        return self._set_field(ids, "rating", check_rating(rating), rating_label(rating))
+
+    def set_title(self, paper_id: int, title: str) -> Changes:
+        """Replace a title; a derived title given by hand stops being derived."""
+        title = clean_title(title)
+        with self._db.action("Edit title") as w:
+            (paper_id,) = require_ids(w.connection, [paper_id])
+            with w.journal.tracked_ids(papers_t, "id", [paper_id]):
+                w.connection.execute(
+                    update(papers_t)
+                    .where(papers_t.c.id == paper_id)
+                    .values(
+                        title=title,
+                        title_is_derived=False,
+                        title_key=normalise_for_matching(title),
+                        updated=now(),
+                    )
+                )
+        return Changes("Edit title", ids_of([paper_id]))
+
+    def set_citation_keys(self, keys: dict[int, str]) -> Changes:
+        """Store generated citation keys so a paper keeps its key across exports."""
+        with self._db.action("Assign citation keys") as w:
+            with w.journal.tracked_ids(papers_t, "id", list(keys), only=["citation_key"]):
+                for paper_id, key in keys.items():
+                    w.connection.execute(
+                        update(papers_t).where(papers_t.c.id == paper_id).values(citation_key=key)
+                    )
+        return Changes("Assign citation keys", ids_of(keys))
+
+    def delete(self, ids: Sequence[int]) -> Changes:
+        ids = unique(ids)
+        label = f"Delete {len(ids)} paper{'s' if len(ids) != 1 else ''}"
+        with self._db.action(label) as w:
+            require_ids(w.connection, ids)
+            with tracked_with_links(w.journal, ids):
+                for chunk in chunked(ids):
+                    w.connection.execute(delete(papers_t).where(papers_t.c.id.in_(chunk)))
+        return Changes(label, ids_of(ids), papers_added_or_removed=True, tags=True, shortlists=True)
+
+    def _set_field(self, ids: Sequence[int], column: str, value: object, label: str) -> Changes:
+        with self._db.action(label) as w:
+            ids = require_ids(w.connection, ids)
+            with w.journal.tracked_ids(papers_t, "id", ids, only=[column, "updated"]):
+                stamp = now()
+                for chunk in chunked(ids):
+                    w.connection.execute(
+                        update(papers_t)
+                        .where(papers_t.c.id.in_(chunk), papers_t.c[column] != value)
+                        .values({column: value, "updated": stamp})
+                    )
+        return Changes(label, ids_of(ids))
+
+
+# --------------------------------------------------------------------- shared helpers
+
+
+def unique(ids: Iterable[int]) -> list[int]:
+    """The ids as ints, each once, in their first order."""
+    return list(dict.fromkeys(int(i) for i in ids))
+
+
+def existing_ids(connection: Connection, ids: Iterable[int]) -> set[int]:
+    found: set[int] = set()
+    for chunk in chunked(list(ids)):
+        found.update(connection.scalars(select(papers_t.c.id).where(papers_t.c.id.in_(chunk))))
+    return found
+
+
+def require_ids(connection: Connection, ids: Sequence[int]) -> list[int]:
+    """The ids, deduplicated; NotFoundError naming those that do not exist."""
+    wanted = unique(ids)
+    missing = sorted(set(wanted) - existing_ids(connection, wanted))
+    if missing:
+        listed = ", ".join(str(i) for i in missing[:10])
+        raise NotFoundError(f"no paper with id {listed}")
+    return wanted
+
+
+def not_duplicates_of(ids: Sequence[int]) -> ColumnElement[bool]:
+    """The "not duplicates" pairs naming any of these papers."""
+    return or_(not_duplicates_t.c.paper_a.in_(ids), not_duplicates_t.c.paper_b.in_(ids))
+
+
+@contextmanager
+def tracked_with_links(journal: Journal, *groups: Sequence[int]) -> Iterator[None]:
+    """Journal the papers of each group and every row that hangs off them.
+
+    Undo replays steps backwards, so the groups' paper rows come back first, in the
+    order given, and then the rows that point at them (a merge's survivor before the
+    papers folded into it, releasing a citation key it inherited).
+    """
+    ids = [paper_id for group in groups for paper_id in group]
+    with ExitStack() as stack:
+        for group in groups:
+            stack.enter_context(journal.tracked_ids(papers_t, "id", group))
+        for table in (authors_t, paper_tags_t, notes_t, entries_t, batch_papers_t):
+            stack.enter_context(journal.tracked_ids(table, "paper_id", ids))
+        stack.enter_context(journal.tracked(not_duplicates_t, not_duplicates_of(ids)))
+        yield
+
+
+def names_by_paper(connection: Connection, query: Select[Any]) -> dict[int, list[str]]:
+    """(paper_id, name) rows grouped by paper, in the query's order."""
+    grouped: dict[int, list[str]] = defaultdict(list)
+    for paper_id, name in connection.execute(query):
+        grouped[paper_id].append(name)
+    return grouped
+
+
+def _authors_of(ids: list[int]) -> Select[Any]:
+    return (
+        select(authors_t.c.paper_id, authors_t.c.name)
+        .where(authors_t.c.paper_id.in_(ids))
+        .order_by(authors_t.c.paper_id, authors_t.c.position)
+    )
+
+
+def _linked_names(
+    connection: Connection, links: Table, key: str, named: Table, ids: list[int]
+) -> dict[int, list[str]]:
+    """The names of what each paper is linked to (its tags, its shortlists), by name."""
+    return names_by_paper(
+        connection,
+        select(links.c.paper_id, named.c.name)
+        .join(named, named.c.id == links.c[key])
+        .where(links.c.paper_id.in_(ids))
+        .order_by(func.lower(named.c.name)),
+    )
+
+
+def load_papers(connection: Connection, ids: list[int]) -> dict[int, Paper]:
+    """Papers by id with everything attached: five queries per chunk, no per-row queries."""
+    authors = names_by_paper(connection, _authors_of(ids))
+    tags = _linked_names(connection, paper_tags_t, "tag_id", tags_t, ids)
+    shortlists = _linked_names(connection, entries_t, "shortlist_id", shortlists_t, ids)
+    notes = dict(
+        connection.execute(
+            select(notes_t.c.paper_id, notes_t.c.body).where(notes_t.c.paper_id.in_(ids))
+        ).all()
+    )
+    result: dict[int, Paper] = {}
+    for row in connection.execute(select(papers_t).where(papers_t.c.id.in_(ids))):
+        result[row.id] = Paper(
+            id=row.id,
+            title=row.title,
+            title_is_derived=bool(row.title_is_derived),
+            authors=tuple(authors.get(row.id, ())),
+            venue=row.venue,
+            year=row.year,
+            abstract=row.abstract or "",
+            ids=Identifiers(row.doi, row.arxiv, row.openreview, row.url),
+            status=Status(row.status),
+            rating=row.rating,
+            added=row.added,
+            updated=row.updated,
+            fingerprint=row.fingerprint,
+            entry_type=row.entry_type,
+            citation_key=row.citation_key,
+            tags=tuple(tags.get(row.id, ())),
+            shortlists=tuple(shortlists.get(row.id, ())),
+            note=notes.get(row.id, ""),
+            raw_fields=tuple(tuple(pair) for pair in json.loads(row.raw_fields or "[]")),
+        )
+    return result

@@ -1,0 +1,166 @@
+"""Shortlists: named, ordered selections of papers (what gets exported at the end)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import Connection, delete, func, insert, select, update
+
+from paperdesk.core.changes import Changes, ids_of
+from paperdesk.core.errors import InvalidValueError, NotFoundError
+from paperdesk.core.models import ShortlistInfo
+from paperdesk.core.rules import SHORTLIST, clean_name
+from paperdesk.store.database import SubStore, Write
+from paperdesk.store.papers import require_ids
+from paperdesk.store.tables import chunked, entries_t, now, shortlists_t
+
+
+class ShortlistStore(SubStore):
+    def all(self) -> list[ShortlistInfo]:
+        """Every shortlist with how many papers it holds, by name."""
+        with self._db.read() as connection:
+            return list_shortlists(connection)
+
+    def paper_ids(self, name: str) -> list[int]:
+        """A shortlist's papers in the user's order."""
+        with self._db.read() as connection:
+            return shortlist_members(connection, _shortlist_id(connection, name))
+
+    def create(self, name: str, ids: Sequence[int] = ()) -> Changes:
+        """A new shortlist, holding these papers in this order: one action, one undo."""
+        name = clean_name(name, SHORTLIST)
+        count = len(dict.fromkeys(ids))
+        description = f"Create shortlist {name}"
+        if count:
+            description += f" with {count} paper{'s' if count != 1 else ''}"
+        with self._db.action(description) as w:
+            ids = require_ids(w.connection, ids)
+            if _shortlist_id_or_none(w.connection, name) is not None:
+                raise InvalidValueError(f"a shortlist named {name!r} already exists")
+            with w.journal.tracked(shortlists_t, shortlists_t.c.name == name):
+                result = w.connection.execute(insert(shortlists_t).values(name=name, created=now()))
+            shortlist_id = int(result.inserted_primary_key[0])  # type: ignore[index]
+            _append(w, shortlist_id, ids)
+        return Changes(description, ids_of(ids), shortlists=True)
+
+    def rename(self, old: str, new: str) -> Changes:
+        new = clean_name(new, SHORTLIST)
+        with self._db.action(f"Rename shortlist {old} to {new}") as w:
+            shortlist_id = _shortlist_id(w.connection, old)
+            clash = _shortlist_id_or_none(w.connection, new)
+            if clash is not None and clash != shortlist_id:
+                raise InvalidValueError(f"a shortlist named {new!r} already exists")
+            with w.journal.tracked_ids(shortlists_t, "id", [shortlist_id]):
+                w.connection.execute(
+                    update(shortlists_t).where(shortlists_t.c.id == shortlist_id).values(name=new)
+                )
+            paper_ids = shortlist_members(w.connection, shortlist_id)
+        return Changes(f"Rename shortlist {old} to {new}", ids_of(paper_ids), shortlists=True)
+
+    def delete(self, name: str) -> Changes:
+        with self._db.action(f"Delete shortlist {name}") as w:
+            shortlist_id = _shortlist_id(w.connection, name)
+            paper_ids = shortlist_members(w.connection, shortlist_id)
+            with (
+                w.journal.tracked_ids(shortlists_t, "id", [shortlist_id]),
+                w.journal.tracked_ids(entries_t, "shortlist_id", [shortlist_id]),
+            ):
+                w.connection.execute(
+                    delete(entries_t).where(entries_t.c.shortlist_id == shortlist_id)
+                )
+                w.connection.execute(delete(shortlists_t).where(shortlists_t.c.id == shortlist_id))
+        return Changes(f"Delete shortlist {name}", ids_of(paper_ids), shortlists=True)
+
+    def add(self, name: str, ids: Sequence[int]) -> Changes:
+        """Add papers at the end, in this order (papers already in it keep their place)."""
+        with self._db.action(f"Add to {name}") as w:
+            ids = require_ids(w.connection, ids)
+            _append(w, _shortlist_id(w.connection, name), ids)
+        return Changes(f"Add to {name}", ids_of(ids), shortlists=True)
+
+    def remove(self, name: str, ids: Sequence[int]) -> Changes:
+        with self._db.action(f"Remove from {name}") as w:
+            shortlist_id = _shortlist_id(w.connection, name)
+            with w.journal.tracked_ids(entries_t, "shortlist_id", [shortlist_id]):
+                for chunk in chunked(list(ids)):
+                    w.connection.execute(
+                        delete(entries_t).where(
+                            entries_t.c.shortlist_id == shortlist_id,
+                            entries_t.c.paper_id.in_(chunk),
+                        )
+                    )
+        return Changes(f"Remove from {name}", ids_of(ids), shortlists=True)
+
+    def reorder(self, name: str, ordered_ids: Sequence[int]) -> Changes:
+        """Put the given members first, in this order; members not named keep theirs after."""
+        with self._db.action(f"Reorder {name}") as w:
+            shortlist_id = _shortlist_id(w.connection, name)
+            current = shortlist_members(w.connection, shortlist_id)
+            members = set(current)
+            strangers = [i for i in ordered_ids if i not in members]
+            if strangers:
+                raise InvalidValueError(f"paper {strangers[0]} is not in the shortlist {name!r}")
+            named = list(dict.fromkeys(ordered_ids))
+            order = named + [i for i in current if i not in set(named)]
+            with w.journal.tracked_ids(entries_t, "shortlist_id", [shortlist_id]):
+                for position, paper_id in enumerate(order, start=1):
+                    w.connection.execute(
+                        update(entries_t)
+                        .where(
+                            entries_t.c.shortlist_id == shortlist_id,
+                            entries_t.c.paper_id == paper_id,
+                        )
+                        .values(position=float(position))
+                    )
+        return Changes(f"Reorder {name}", shortlists=True)
+
+
+def list_shortlists(connection: Connection) -> list[ShortlistInfo]:
+    query = (
+        select(
+            shortlists_t.c.id,
+            shortlists_t.c.name,
+            func.count(entries_t.c.paper_id),
+            shortlists_t.c.created,
+        )
+        .outerjoin(entries_t, entries_t.c.shortlist_id == shortlists_t.c.id)
+        .group_by(shortlists_t.c.id)
+        .order_by(func.lower(shortlists_t.c.name))
+    )
+    return [ShortlistInfo(r[0], r[1], r[2], r[3]) for r in connection.execute(query)]
+
+
+def shortlist_members(connection: Connection, shortlist_id: int) -> list[int]:
+    query = (
+        select(entries_t.c.paper_id)
+        .where(entries_t.c.shortlist_id == shortlist_id)
+        .order_by(entries_t.c.position, entries_t.c.paper_id)
+    )
+    return list(connection.scalars(query))
+
+
+def _append(w: Write, shortlist_id: int, ids: Sequence[int]) -> None:
+    with w.journal.tracked_ids(entries_t, "shortlist_id", [shortlist_id]):
+        members = set(shortlist_members(w.connection, shortlist_id))
+        last = w.connection.scalar(
+            select(func.max(entries_t.c.position)).where(entries_t.c.shortlist_id == shortlist_id)
+        )
+        start = (last or 0.0) + 1.0
+        new = [p for p in ids if p not in members]
+        rows = [
+            {"shortlist_id": shortlist_id, "paper_id": p, "position": start + i}
+            for i, p in enumerate(new)
+        ]
+        if rows:
+            w.connection.execute(insert(entries_t), rows)
+
+
+def _shortlist_id_or_none(connection: Connection, name: str) -> int | None:
+    return connection.scalar(select(shortlists_t.c.id).where(shortlists_t.c.name == name.strip()))
+
+
+def _shortlist_id(connection: Connection, name: str) -> int:
+    shortlist_id = _shortlist_id_or_none(connection, name)
+    if shortlist_id is None:
+        raise NotFoundError(f"no shortlist named {name!r}")
+    return shortlist_id

@@ -1,0 +1,66 @@
+"""Counts over the whole library: the sidebar's overview and `paperdesk stats`."""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection, func, select
+
+from paperdesk.core.models import LibraryStats, Overview, Status
+from paperdesk.store.database import SubStore
+from paperdesk.store.imports import list_batches
+from paperdesk.store.saved import list_saved_searches
+from paperdesk.store.shortlists import list_shortlists
+from paperdesk.store.tables import notes_t, papers_t
+from paperdesk.store.tags import list_tags
+
+
+class StatsStore(SubStore):
+    def overview(self) -> Overview:
+        """Everything the sidebar shows, read at one moment."""
+        with self._db.snapshot() as connection:
+            return _overview(connection)
+
+    def library_stats(self) -> LibraryStats:
+        """The overview's counts, with venues, ratings and notes counted too."""
+        with self._db.snapshot() as connection:
+            overview = _overview(connection)
+            rated = connection.scalar(
+                select(func.count()).select_from(papers_t).where(papers_t.c.rating > 0)
+            )
+            with_notes = connection.scalar(select(func.count()).select_from(notes_t))
+            by_venue_year = _venue_year_counts(connection)
+        return LibraryStats(
+            papers=overview.papers,
+            by_status=overview.by_status,
+            by_venue_year=by_venue_year,
+            rated=int(rated or 0),
+            with_notes=int(with_notes or 0),
+            tags=len(overview.tags),
+            shortlists=len(overview.shortlists),
+            imports=len(overview.imports),
+        )
+
+
+def _overview(connection: Connection) -> Overview:
+    papers = connection.scalar(select(func.count()).select_from(papers_t))
+    query = select(papers_t.c.status, func.count()).group_by(papers_t.c.status)
+    counts = {status: count for status, count in connection.execute(query)}
+    return Overview(
+        papers=int(papers or 0),
+        by_status=tuple((s.value, counts.get(s.value, 0)) for s in Status),
+        tags=tuple(list_tags(connection)),
+        shortlists=tuple(list_shortlists(connection)),
+        saved_searches=tuple(list_saved_searches(connection)),
+        imports=tuple(list_batches(connection)),
+    )
+
+
+def _venue_year_counts(connection: Connection) -> tuple[tuple[str, int], ...]:
+    query = (
+        select(papers_t.c.venue, papers_t.c.year, func.count())
+        .group_by(papers_t.c.venue, papers_t.c.year)
+        .order_by(papers_t.c.venue, papers_t.c.year)
+    )
+    return tuple(
+        (" ".join(str(p) for p in (venue, year) if p) or "(unknown)", count)
+        for venue, year, count in connection.execute(query)
+    )

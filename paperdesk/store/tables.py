@@ -1,0 +1,55 @@
+"""The tables as SQLAlchemy Core objects: the registry every store module queries.
+
+The sub-stores build Core statements over chunks (never one ORM object per row), so a
+100,000-paper library stays fast; these names are what they build them from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+
+from sqlalchemy import Table
+
+from paperdesk.store.journal import CHUNK
+from paperdesk.store.schema import (
+    AuthorRow,
+    HistoryRow,
+    ImportBatchPaperRow,
+    ImportBatchRow,
+    MetaRow,
+    NotDuplicateRow,
+    NoteRow,
+    PaperRow,
+    PaperTagRow,
+    SavedSearchRow,
+    ShortlistEntryRow,
+    ShortlistRow,
+    TagRow,
+)
+
+papers_t: Table = PaperRow.__table__  # type: ignore[assignment]
+authors_t: Table = AuthorRow.__table__  # type: ignore[assignment]
+tags_t: Table = TagRow.__table__  # type: ignore[assignment]
+paper_tags_t: Table = PaperTagRow.__table__  # type: ignore[assignment]
+notes_t: Table = NoteRow.__table__  # type: ignore[assignment]
+shortlists_t: Table = ShortlistRow.__table__  # type: ignore[assignment]
+entries_t: Table = ShortlistEntryRow.__table__  # type: ignore[assignment]
+saved_t: Table = SavedSearchRow.__table__  # type: ignore[assignment]
+batches_t: Table = ImportBatchRow.__table__  # type: ignore[assignment]
+batch_papers_t: Table = ImportBatchPaperRow.__table__  # type: ignore[assignment]
+history_t: Table = HistoryRow.__table__  # type: ignore[assignment]
+meta_t: Table = MetaRow.__table__  # type: ignore[assignment]
+not_duplicates_t: Table = NotDuplicateRow.__table__  # type: ignore[assignment]
+
+
+def now() -> datetime:
+    """A timestamp as the store keeps them (to the second)."""
+    return datetime.now().replace(microsecond=0)
+
+
+def chunked(values: Sequence[int], size: int = CHUNK) -> Iterator[list[int]]:
+    """`values` in lists of at most `size` (SQLite limits the variables of a statement)."""
+    values = list(values)
+    for start in range(0, len(values), size):
+        yield values[start : start + size]

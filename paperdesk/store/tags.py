@@ -1,0 +1,194 @@
+"""Tags: case-insensitive names, an optional colour, `a/b` names making a hierarchy."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import Connection, delete, func, insert, select, update
+
+from paperdesk.core.changes import Changes, ids_of
+from paperdesk.core.errors import InvalidValueError, NotFoundError
+from paperdesk.core.models import TagInfo
+from paperdesk.core.rules import TAG, clean_colour, clean_name, clean_names
+from paperdesk.store.database import SubStore, Write
+from paperdesk.store.papers import require_ids
+from paperdesk.store.tables import chunked, paper_tags_t, tags_t
+
+
+class TagStore(SubStore):
+    def all(self) -> list[TagInfo]:
+        """Every tag with how many papers carry it, by name."""
+        with self._db.read() as connection:
+            return list_tags(connection)
+
+    def add(self, ids: Sequence[int], names: Sequence[str]) -> Changes:
+        names = clean_names(names, TAG)
+        description = f"Add tag {', '.join(names)}"
+        with self._db.action(description) as w:
+            ids = require_ids(w.connection, ids)
+            tag_ids = [_ensure_tag(w, name) for name in names]
+            with w.journal.tracked_ids(paper_tags_t, "paper_id", ids):
+                for tag_id in tag_ids:
+                    for chunk in chunked(ids):
+                        present = set(
+                            w.connection.scalars(
+                                select(paper_tags_t.c.paper_id).where(
+                                    paper_tags_t.c.tag_id == tag_id,
+                                    paper_tags_t.c.paper_id.in_(chunk),
+                                )
+                            )
+                        )
+                        rows = [
+                            {"paper_id": p, "tag_id": tag_id} for p in chunk if p not in present
+                        ]
+                        if rows:
+                            w.connection.execute(insert(paper_tags_t), rows)
+        return Changes(description, ids_of(ids), tags=True)
+
+    def remove(self, ids: Sequence[int], names: Sequence[str]) -> Changes:
+        names = clean_names(names, TAG)
+        description = f"Remove tag {', '.join(names)}"
+        with self._db.action(description) as w:
+            ids = require_ids(w.connection, ids)
+            tag_ids = [
+                t for t in (_tag_id_or_none(w.connection, n) for n in names) if t is not None
+            ]
+            with w.journal.tracked_ids(paper_tags_t, "paper_id", ids):
+                for chunk in chunked(ids):
+                    w.connection.execute(
+                        delete(paper_tags_t).where(
+                            paper_tags_t.c.paper_id.in_(chunk), paper_tags_t.c.tag_id.in_(tag_ids)
+                        )
+                    )
+        return Changes(description, ids_of(ids), tags=True)
+
+    def create(self, name: str, colour: str | None = None) -> Changes:
+        name = clean_name(name, TAG)
+        colour = clean_colour(colour)
+        with self._db.action(f"Create tag {name}") as w:
+            if _tag_id_or_none(w.connection, name) is not None:
+                raise InvalidValueError(f"a tag named {name!r} already exists")
+            with w.journal.tracked(tags_t, tags_t.c.name == name):
+                w.connection.execute(insert(tags_t).values(name=name, colour=colour))
+        return Changes(f"Create tag {name}", tags=True)
+
+    def rename(self, old: str, new: str) -> Changes:
+        new = clean_name(new, TAG)
+        with self._db.action(f"Rename tag {old} to {new}") as w:
+            # Children of a hierarchical tag move with it: "ml" -> "learning" renames "ml/rnn"
+            # (and "ml" may be only a branch of the tree, with no tag of its own).
+            affected = _tag_family(w.connection, old)
+            clash = _tag_id_or_none(w.connection, new)
+            if clash is not None and clash not in {t for t, _ in affected}:
+                raise InvalidValueError(f"a tag named {new!r} already exists; merge instead")
+            with w.journal.tracked(tags_t, tags_t.c.id.in_([t for t, _ in affected])):
+                for family_id, family_name in affected:
+                    renamed = new + family_name[len(old) :]
+                    w.connection.execute(
+                        update(tags_t).where(tags_t.c.id == family_id).values(name=renamed)
+                    )
+            paper_ids = papers_with_tags(w.connection, [t for t, _ in affected])
+        return Changes(f"Rename tag {old} to {new}", ids_of(paper_ids), tags=True)
+
+    def merge(self, sources: Sequence[str], target: str) -> Changes:
+        target = clean_name(target, TAG)
+        description = f"Merge {', '.join(sources)} into {target}"
+        with self._db.action(description) as w:
+            source_ids = [_tag_id(w.connection, s) for s in sources]
+            target_id = _ensure_tag(w, target)
+            source_ids = [s for s in source_ids if s != target_id]
+            paper_ids = papers_with_tags(w.connection, source_ids)
+            with (
+                w.journal.tracked_ids(tags_t, "id", [*source_ids, target_id]),
+                w.journal.tracked_ids(paper_tags_t, "paper_id", paper_ids),
+            ):
+                already = set(
+                    w.connection.scalars(
+                        select(paper_tags_t.c.paper_id).where(paper_tags_t.c.tag_id == target_id)
+                    )
+                )
+                rows = [{"paper_id": p, "tag_id": target_id} for p in paper_ids if p not in already]
+                if rows:
+                    w.connection.execute(insert(paper_tags_t), rows)
+                w.connection.execute(
+                    delete(paper_tags_t).where(paper_tags_t.c.tag_id.in_(source_ids))
+                )
+                w.connection.execute(delete(tags_t).where(tags_t.c.id.in_(source_ids)))
+        return Changes(description, ids_of(paper_ids), tags=True)
+
+    def delete(self, name: str) -> Changes:
+        with self._db.action(f"Delete tag {name}") as w:
+            tag_id = _tag_id(w.connection, name)
+            paper_ids = papers_with_tags(w.connection, [tag_id])
+            with (
+                w.journal.tracked_ids(tags_t, "id", [tag_id]),
+                w.journal.tracked(paper_tags_t, paper_tags_t.c.tag_id == tag_id),
+            ):
+                w.connection.execute(delete(paper_tags_t).where(paper_tags_t.c.tag_id == tag_id))
+                w.connection.execute(delete(tags_t).where(tags_t.c.id == tag_id))
+        return Changes(f"Delete tag {name}", ids_of(paper_ids), tags=True)
+
+    def set_colour(self, name: str, colour: str | None) -> Changes:
+        colour = clean_colour(colour)
+        with self._db.action(f"Recolour tag {name}") as w:
+            tag_id = _tag_id(w.connection, name)
+            with w.journal.tracked_ids(tags_t, "id", [tag_id]):
+                w.connection.execute(
+                    update(tags_t).where(tags_t.c.id == tag_id).values(colour=colour)
+                )
+        return Changes(f"Recolour tag {name}", tags=True)
+
+
+def list_tags(connection: Connection) -> list[TagInfo]:
+    query = (
+        select(tags_t.c.id, tags_t.c.name, tags_t.c.colour, func.count(paper_tags_t.c.paper_id))
+        .outerjoin(paper_tags_t, paper_tags_t.c.tag_id == tags_t.c.id)
+        .group_by(tags_t.c.id)
+        .order_by(func.lower(tags_t.c.name))
+    )
+    return [TagInfo(r[0], r[1], r[2], r[3]) for r in connection.execute(query)]
+
+
+def papers_with_tags(connection: Connection, tag_ids: Sequence[int]) -> list[int]:
+    query = (
+        select(paper_tags_t.c.paper_id).where(paper_tags_t.c.tag_id.in_(list(tag_ids))).distinct()
+    )
+    return list(connection.scalars(query))
+
+
+def _tag_id_or_none(connection: Connection, name: str) -> int | None:
+    return connection.scalar(select(tags_t.c.id).where(tags_t.c.name == name))
+
+
+def _tag_id(connection: Connection, name: str) -> int:
+    tag_id = _tag_id_or_none(connection, name)
+    if tag_id is None:
+        raise NotFoundError(f"no tag named {name!r}")
+    return tag_id
+
+
+def _ensure_tag(w: Write, name: str) -> int:
+    existing = _tag_id_or_none(w.connection, name)
+    if existing is not None:
+        return existing
+    with w.journal.tracked(tags_t, tags_t.c.name == name):
+        result = w.connection.execute(insert(tags_t).values(name=name, colour=None))
+    return int(result.inserted_primary_key[0])  # type: ignore[index]
+
+
+def _tag_family(connection: Connection, name: str) -> list[tuple[int, str]]:
+    """The tag and its `name/...` descendants.
+
+    Names compare with the column's NOCASE collation, the same rule as the unique
+    constraint (SQL lower() and Python lower() disagree on non-ASCII capitals).
+    """
+    escaped = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    rows = connection.execute(
+        select(tags_t.c.id, tags_t.c.name).where(
+            (tags_t.c.name == name) | tags_t.c.name.like(escaped + "/%", escape="\\")
+        )
+    )
+    family = [(r.id, r.name) for r in rows]
+    if not family:
+        raise NotFoundError(f"no tag named {name!r}")
+    return family
