@@ -46,6 +46,7 @@ from paperdesk.ranking.simulation import (
     BASELINE,
     DEFAULT_RETRAIN_GROWTH,
     OURS,
+    SimulationResult,
     baseline_features,
     baseline_learner,
     prior_rows,
@@ -74,6 +75,29 @@ def spread(values: Sequence[float], digits: int = 1) -> str:
     return f"{statistics.fmean(values):7.{digits}f} ±{sd:5.{digits}f}"
 
 
+def simulate_seeds(
+    records: Sequence[PaperRecord],
+    rule: RelevanceRule,
+    seeds: int,
+    growth: float,
+    with_baseline: bool = True,
+) -> list[SimulationResult]:
+    """The simulation of `rule` for seeds 0..seeds-1, up to 95% recall."""
+    return [
+        simulate(
+            records,
+            rule.is_relevant,
+            seed=seed,
+            rule=rule.text,
+            hidden_words=rule.hidden_words,
+            with_baseline=with_baseline,
+            retrain_growth=growth,
+            stop_recall=metrics.RECALL_TARGET,
+        )
+        for seed in range(seeds)
+    ]
+
+
 def simulation_table(
     records: Sequence[PaperRecord], rules: list[RelevanceRule], seeds: int, growth: float
 ) -> None:
@@ -87,18 +111,7 @@ def simulation_table(
     )
     print(header + "\n" + "-" * len(header))
     for rule in rules:
-        results = [
-            simulate(
-                records,
-                rule.is_relevant,
-                seed=seed,
-                rule=rule.text,
-                hidden_words=rule.hidden_words,
-                retrain_growth=growth,
-                stop_recall=metrics.RECALL_TARGET,
-            )
-            for seed in range(seeds)
-        ]
+        results = simulate_seeds(records, rule, seeds, growth)
         first = results[0]
         ours = [r.read_to_95(OURS) for r in results]
         theirs = [r.read_to_95(BASELINE) for r in results]
@@ -125,19 +138,7 @@ def check_schedule(records: Sequence[PaperRecord], rules: list[RelevanceRule], s
     for rule in rules:
         for growth in (0.0, DEFAULT_RETRAIN_GROWTH, 0.05):
             started = time.perf_counter()
-            results = [
-                simulate(
-                    records,
-                    rule.is_relevant,
-                    seed=seed,
-                    rule=rule.text,
-                    hidden_words=rule.hidden_words,
-                    with_baseline=False,
-                    retrain_growth=growth,
-                    stop_recall=metrics.RECALL_TARGET,
-                )
-                for seed in range(seeds)
-            ]
+            results = simulate_seeds(records, rule, seeds, growth, with_baseline=False)
             reads = [r.read_to_95(OURS) for r in results]
             fits = statistics.fmean(r.run(OURS).fits for r in results)
             print(
