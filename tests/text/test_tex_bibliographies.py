@@ -16,6 +16,7 @@ CASES = [
     (r"PC\thinspace\TeX", "PC TeX"),
     (r"the \nth{3} and \nth{21} and \nth{12} time", "the 3rd and 21st and 12th time"),
     (r"\mkbibordinal{2} edition", "2nd edition"),
+    (r"{\textfrac{1}{3}} of the time", "1/3 of the time"),  # pylatexenc's own text fails
     # \char in all of TeX's notations
     (r"{\tt\char`\\raise}", "\\raise"),
     (r"{\tt\char92}input and \char'134 and \char`A", "\\input and \\ and A"),
