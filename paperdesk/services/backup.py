@@ -17,6 +17,7 @@ from paperdesk.core.errors import LibraryError
 from paperdesk.formats.atomic import atomic_open
 from paperdesk.formats.backup import read_backup_file, write_backup_document
 from paperdesk.services import indexing
+from paperdesk.services._sync import mutation
 from paperdesk.services.desk import Desk
 from paperdesk.store.snapshot import LibraryNotEmptyError
 from paperdesk.store.tables import now
@@ -37,6 +38,7 @@ def write_backup(desk: Desk, path: Path) -> int:
     return len(state["papers"])
 
 
+@mutation
 def restore_backup(
     desk: Desk, path: Path, progress: Callable[[int, int], None] | None = None
 ) -> Changes:

@@ -18,7 +18,8 @@ from paperdesk.core.errors import Cancelled, PaperdeskError
 from paperdesk.core.models import PaperRecord
 from paperdesk.formats.base import ReadResult
 from paperdesk.formats.registry import BACKUP, BackupFileError, read_file
-from paperdesk.services import backup, indexing
+from paperdesk.services import backup, indexing, rolling_backups
+from paperdesk.services._sync import mutation
 from paperdesk.services.desk import Desk
 from paperdesk.services.matching import Matcher, record_keys
 from paperdesk.services.merging import merge_updates, revision_updates
@@ -96,6 +97,7 @@ class _Plan:
     updated: int = 0  # of `updates`, those to papers an earlier import of the file brought
 
 
+@mutation
 def import_files(
     desk: Desk,
     paths: Sequence[Path],
@@ -103,6 +105,7 @@ def import_files(
     cancelled: Callable[[], bool] | None = None,
 ) -> ImportReport:
     report = ImportReport()
+    rolling_backups.before_import(desk)
     for number, path in enumerate(paths, start=1):
         if progress:
             progress(number - 1, len(paths), f"Reading {Path(path).name}")
