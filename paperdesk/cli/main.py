@@ -82,8 +82,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PaperdeskError as error:
         print(f"paperdesk: {error}", file=sys.stderr)
         return EXIT_ERROR
+    except BrokenPipeError:
+        return 0
+    except OSError as error:
+        # What the disk refused outside the store's own translation (an index file...).
+        where = f" ({error.filename})" if error.filename else ""
+        print(f"paperdesk: {error.strerror or error}{where}", file=sys.stderr)
+        return EXIT_ERROR
     except KeyboardInterrupt:
         print("paperdesk: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0

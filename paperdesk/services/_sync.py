@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Concatenate, ParamSpec, TypeVar
 
 from paperdesk.core.changes import Changes
@@ -33,18 +34,25 @@ def mutation(action: Callable[Concatenate[Desk, P], R]) -> Callable[Concatenate[
 
 
 def synced(desk: Desk, changes: Changes) -> Changes:
-    """Re-index what `changes` names, in the same service call as the database write.
+    """Re-index what `changes` names, in the same service call as the database write."""
+    with index_may_lag():
+        indexing.sync_changes(desk.library, desk.index, changes)
+    return changes
 
-    The write has committed by now: an index that cannot follow (a full disk) is
-    logged and left stale, to be rebuilt by the next action, and the change is
-    reported as made, because it was.
+
+@contextmanager
+def index_may_lag() -> Iterator[None]:
+    """Index updates after a commit: a failure is logged, never reported as the action's.
+
+    The write has committed by then: an index that cannot follow (a full disk, a kill)
+    is left stale and rebuilt by the next action (Desk.writing) or the next open, and
+    the change is reported as made, because it was.
     """
     try:
-        indexing.sync_changes(desk.library, desk.index, changes)
-    except Exception as error:  # noqa: BLE001 - whoosh raises many types; the data is safe
+        yield
+    except Exception as error:  # whoosh raises many types; the data itself is safe
         log.warning(
             "the search index could not follow this change (%s: %s); it will be rebuilt",
             type(error).__name__,
             error,
         )
-    return changes

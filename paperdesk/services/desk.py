@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -47,6 +48,7 @@ class Desk:
         self.on_wait = on_wait
         self.lock: WriteLock = lock_for(folder)
         self._checked = False
+        self._index_failed = False
 
     @property
     def db_path(self) -> Path:
@@ -83,9 +85,7 @@ class Desk:
             upgrade_guard=None if read_only else lambda: lock.hold(on_wait),
         )
         desk = cls(folder, library, FullTextIndex(folder / INDEX_DIR), read_only, on_wait)
-        if read_only:
-            log.warning("the library at %s is read-only: it can be read, not changed", folder)
-        else:
+        if not read_only:
             rolling_backups.daily(desk)
         if ensure_index:
             desk.ensure_index(progress)
@@ -127,6 +127,8 @@ class Desk:
         return reason
 
     def _catch_up_index(self, progress: Callable[[int, int], None] | None) -> None:
+        if self._index_failed:
+            return  # tried once by this Desk already; the next program tries again
         reason = self.index.why_stale(self.library.generation())
         if reason is None:
             return
@@ -134,8 +136,12 @@ class Desk:
         try:
             indexing.rebuild(self.library, self.index, progress)
         except OSError as error:
-            # The database is the truth and can still take the change; the index is
-            # rebuilt by the next action, once the disk lets it.
+            # The database is the truth and can still take the change. The half-built
+            # index goes (it is derived data): on a full disk its files would leave no
+            # room for the change itself. The next program rebuilds it, once it can.
+            self._index_failed = True
+            self.index.close()
+            shutil.rmtree(self.index.folder, ignore_errors=True)
             log.warning("the search index could not be rebuilt (%s)", error.strerror or error)
 
     def _check_once(self) -> None:

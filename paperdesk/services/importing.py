@@ -19,7 +19,7 @@ from paperdesk.core.models import PaperRecord
 from paperdesk.formats.base import ReadResult
 from paperdesk.formats.registry import BACKUP, BackupFileError, read_file
 from paperdesk.services import backup, indexing, rolling_backups
-from paperdesk.services._sync import mutation
+from paperdesk.services._sync import index_may_lag, mutation
 from paperdesk.services.desk import Desk
 from paperdesk.services.matching import Matcher, record_keys
 from paperdesk.services.merging import merge_updates, revision_updates
@@ -216,8 +216,9 @@ def _apply(
             progress(done, len(new_ids), f"Indexing {path.name}")
 
     indexing_progress(0)
-    indexing.add_new(library, desk.index, new_ids, indexing_progress)
-    indexing.sync_changes(library, desk.index, Changes(paper_ids=ids_of(plan.updates)))
+    with index_may_lag():
+        indexing.add_new(library, desk.index, new_ids, indexing_progress)
+        indexing.sync_changes(library, desk.index, Changes(paper_ids=ids_of(plan.updates)))
     return Changes(
         description,
         ids_of([*new_ids, *plan.updates]),

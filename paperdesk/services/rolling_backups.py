@@ -87,8 +87,13 @@ def before_import(desk: Desk) -> Path | None:
 
 
 def daily(desk: Desk) -> Path | None:
-    """A backup on the day's first open; a failure is logged, never stops the opening."""
+    """A backup on the day's first open of a library with papers.
+
+    A failure is logged, never stops the opening.
+    """
     today = datetime.now().date()
+    if desk.library.papers.count() == 0:
+        return None  # nothing to lose, and nothing a restore should be offered
     if any((backup_time(p) or datetime.min).date() == today for p in backups_in(desk.backup_dir)):
         return None
     try:

@@ -84,7 +84,7 @@ def damaged_error(db_path: Path, reason: str, backup_dir: Path | None) -> Damage
             f"restore the latest backup with: paperdesk --library {db_path.parent} restore {backup}"
         )
     return DamagedLibraryError(
-        f"the library database {db_path} is damaged ({reason}); {advice}", backup, reason
+        f"the library database {db_path} is unusable: {reason}; {advice}", backup, reason
     )
 
 
@@ -113,11 +113,20 @@ def sanity_problem(db_path: Path) -> str | None:
     if page_size < 512 or page_size & (page_size - 1):
         return "its header names an impossible page size"
     pages = int.from_bytes(header[28:32], "big")
-    # The page count is valid only when its "version valid for" matches the change counter.
-    counted = header[92:96] == header[24:28]
+    # The page count is valid only when its "version valid for" matches the change counter,
+    # and only says how long the file is when no write-ahead log holds pages for it (a
+    # checkpoint stopped by a full disk writes the new header, not all the pages).
+    counted = header[92:96] == header[24:28] and not _has_log(db_path)
     if counted and pages * page_size > size:
         return f"it is cut short ({size:,} of {pages * page_size:,} bytes)"
     return None
+
+
+def _has_log(db_path: Path) -> bool:
+    try:
+        return Path(f"{db_path}-wal").stat().st_size > 0
+    except OSError:
+        return False
 
 
 def sanity_problem_settled(db_path: Path, attempts: int = 5) -> str | None:

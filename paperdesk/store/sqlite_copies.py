@@ -77,6 +77,9 @@ def _backup(source: Path, target: Path) -> None:
         writer = sqlite3.connect(target)
         try:
             reader.backup(writer)
+            # A copy is one self-contained file: reading it must not leave -wal and
+            # -shm files beside it. Opening it as the library turns WAL back on.
+            writer.execute("PRAGMA journal_mode=DELETE")
         finally:
             writer.close()
     finally:
