@@ -368,6 +368,8 @@ def cmd_restore(_desk: None, args: argparse.Namespace) -> int:
     def progress(done: int, total: int) -> None:
         bar(done, total, "indexing")
 
+    if not source.is_file():
+        raise PaperdeskError(f"{source}: no such file")
     if rolling_backups.is_database_file(source):
         restored = rolling_backups.restore_database(
             library_dir, source, force=args.force, progress=progress, on_wait=tell
