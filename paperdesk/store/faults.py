@@ -11,6 +11,7 @@ refuses the file, not only the one that happened to read the bad page.
 from __future__ import annotations
 
 import logging
+import shutil
 import sqlite3
 import time
 from pathlib import Path
@@ -59,7 +60,7 @@ def storage_error(
         return ReadOnlyLibraryError(
             f"the library database {db_path} is read-only ({reason}): nothing was changed"
         )
-    if primary == "FULL":
+    if primary == "FULL" or (primary in {"IOERR", "CANTOPEN"} and _disk_full(db_path)):
         return StorageError(
             f"the disk holding {db_path} is full: nothing was changed; free some space and "
             "try again"
@@ -72,6 +73,14 @@ def storage_error(
     if primary in {"IOERR", "CANTOPEN"}:
         return StorageError(f"cannot read or write the library database {db_path} ({reason})")
     return None
+
+
+def _disk_full(db_path: Path) -> bool:
+    """SQLite reports a full disk as an I/O error when it cannot even create its -shm."""
+    try:
+        return shutil.disk_usage(db_path.parent).free < 64 * 1024
+    except OSError:
+        return False
 
 
 def damaged_error(db_path: Path, reason: str, backup_dir: Path | None) -> DamagedLibraryError:
