@@ -52,12 +52,12 @@ def cmd_import(desk: Desk, args: argparse.Namespace) -> int:
     report = importing.import_files(desk, [Path(p) for p in args.files], progress=bar)
     bar.finish()
     if args.json:
-        print_json([vars(f) for f in report.files])
+        print_json([f.as_json() for f in report.files])
     else:
         for file_report in report.files:
             print(file_report.summary())
-            for problem in file_report.problems:
-                print(f"  skipped {problem}")
+            for detail in file_report.details():
+                print(f"  {detail}")
     for file_report in report.files:
         if file_report.error:
             print(f"paperdesk: {file_report.file}: {file_report.error}", file=sys.stderr)

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from typing import Concatenate, ParamSpec, TypeVar
 
 from paperdesk.core.changes import Changes
+from paperdesk.core.errors import Cancelled
 from paperdesk.services import indexing
 from paperdesk.services.desk import Desk
 
@@ -35,6 +36,9 @@ def mutation(action: Callable[Concatenate[Desk, P], R]) -> Callable[Concatenate[
 
 def synced(desk: Desk, changes: Changes) -> Changes:
     """Re-index what `changes` names, in the same service call as the database write."""
+    if desk.lock.depth == 0:
+        # A change made outside the lock could interleave with another program's.
+        raise RuntimeError("a service that changes the library must be marked @mutation")
     with index_may_lag():
         indexing.sync_changes(desk.library, desk.index, changes)
     return changes
@@ -50,6 +54,8 @@ def index_may_lag() -> Iterator[None]:
     """
     try:
         yield
+    except Cancelled:
+        raise  # the user stopped the indexing: the caller decides (an import withdraws)
     except Exception as error:  # whoosh raises many types; the data itself is safe
         log.warning(
             "the search index could not follow this change (%s: %s); it will be rebuilt",

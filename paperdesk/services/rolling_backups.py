@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,6 +33,7 @@ from paperdesk.store.faults import (
     sanity_problem,
 )
 from paperdesk.store.sqlite_copies import (
+    backup_reason,
     backup_sqlite,
     backup_time,
     backups_in,
@@ -49,6 +50,7 @@ log = logging.getLogger(__name__)
 
 KEEP_SETTING = "backups.keep"
 DEFAULT_KEEP = 10
+IMPORT_BACKUP_SHARED_FOR = timedelta(minutes=1)
 
 
 def kept(desk: Desk) -> int:
@@ -80,9 +82,17 @@ def take(desk: Desk, reason: str) -> Path:
 
 
 def before_import(desk: Desk) -> Path | None:
-    """The backup every import starts with (none for an empty library: nothing to lose)."""
+    """The backup an import starts with; None for an empty library (nothing to lose).
+
+    The files of one import share one backup: none is taken within a minute of the
+    last import backup, so twenty files do not push every older backup out.
+    """
     if desk.library.papers.count() == 0:
         return None
+    recent = datetime.now() - IMPORT_BACKUP_SHARED_FOR
+    for path in reversed(backups_in(desk.backup_dir)):
+        if backup_reason(path) == "import" and (backup_time(path) or datetime.min) > recent:
+            return None
     return take(desk, "import")
 
 

@@ -27,9 +27,18 @@ Row = dict[str, Any]
 
 @dataclass
 class Step:
+    """Rows of one table before and after an action.
+
+    An import's new papers are not journaled row by row (100,000 of them would double
+    the database): `added_ids` names their id range instead, with empty `before` and
+    `after`, and undoing the import first reads those rows into ordinary steps
+    (`history.HistoryStore`), so redo can put them back.
+    """
+
     table: str
     before: list[Row]
     after: list[Row]
+    added_ids: tuple[int, int] | None = None
 
 
 @dataclass
@@ -66,6 +75,10 @@ class Journal:
         after = [dict(r._mapping) for r in self.connection.execute(select(table).where(where))]
         self._add(table, before, after)
 
+    def rows(self, table: Table, column: str, ids: Sequence[int]) -> list[Row]:
+        """Every row of `table` whose `column` is in `ids`, as the journal keeps rows."""
+        return self._rows_by_ids(table, column, ids, None)
+
     def _rows_by_ids(
         self, table: Table, column: str, ids: Sequence[int], only: Sequence[str] | None
     ) -> list[Row]:
@@ -85,16 +98,33 @@ class Journal:
         if before != after:
             self.steps.append(Step(table.name, before, after))
 
+    def added_papers(self, first_id: int, last_id: int) -> None:
+        """Papers `first_id`..`last_id` are new: undo deletes them (see Step)."""
+        self.steps.append(Step("papers", [], [], added_ids=(first_id, last_id)))
+
     def to_json(self) -> str:
-        return json.dumps(
-            [{"table": s.table, "before": s.before, "after": s.after} for s in self.steps],
-            default=_encode,
-        )
+        return steps_to_json(self.steps)
+
+
+def steps_to_json(steps: list[Step]) -> str:
+    return json.dumps([_step_json(step) for step in steps], default=_encode)
+
+
+def _step_json(step: Step) -> dict[str, Any]:
+    item: dict[str, Any] = {"table": step.table, "before": step.before, "after": step.after}
+    if step.added_ids is not None:
+        item["added_ids"] = list(step.added_ids)
+    return item
 
 
 def steps_from_json(payload: str) -> list[Step]:
     return [
-        Step(item["table"], item["before"], item["after"])
+        Step(
+            item["table"],
+            item["before"],
+            item["after"],
+            (item["added_ids"][0], item["added_ids"][1]) if "added_ids" in item else None,
+        )
         for item in json.loads(payload, object_hook=_decode)
     ]
 
