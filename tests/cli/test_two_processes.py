@@ -7,9 +7,7 @@ their change had committed.
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -18,23 +16,11 @@ import pytest
 from paperdesk.core.scope import Scope
 from paperdesk.services import maintenance, reading, searching
 from paperdesk.services.desk import Desk
-from tests.cli.test_cli import ROOT, SEEDS, run
+from tests.cli.test_cli import SEEDS, run
 
 
 def _loop(library: Path, commands: list[list[str]], results: list[subprocess.CompletedProcess]):
-    env = {**os.environ, "PYTHONWARNINGS": "error"}
-    env.pop("PAPERDESK_LIBRARY", None)
-    for command in commands:
-        results.append(
-            subprocess.run(
-                [sys.executable, "-m", "paperdesk", "--library", str(library), *command],
-                capture_output=True,
-                text=True,
-                env=env,
-                cwd=ROOT,
-                check=False,
-            )
-        )
+    results.extend(run(library, *command, check=False) for command in commands)
 
 
 def run_side_by_side(library: Path, *loops: list[list[str]]) -> list[subprocess.CompletedProcess]:

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import threading
-from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
@@ -14,23 +11,10 @@ from paperdesk.core.scope import Scope
 from paperdesk.gui.main_window import MainWindow
 from paperdesk.services import maintenance, reading, searching
 from paperdesk.services.desk import Desk
+from tests.cli.test_cli import run
 from tests.gui.conftest import open_window
 
-ROOT = Path(__file__).resolve().parents[2]
 SHOWN_WITHIN_MS = 2000
-
-
-def cli(library: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONWARNINGS": "error"}
-    env.pop("PAPERDESK_LIBRARY", None)
-    return subprocess.run(
-        [sys.executable, "-m", "paperdesk", "--library", str(library), *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        check=False,
-    )
 
 
 def test_changes_made_elsewhere_show_up_and_nothing_is_lost(qtbot, seeded_library, tmp_path):
@@ -50,7 +34,7 @@ def test_changes_made_elsewhere_show_up_and_nothing_is_lost(qtbot, seeded_librar
     ]
     results: list[subprocess.CompletedProcess[str]] = []
     worker = threading.Thread(
-        target=lambda: results.extend(cli(seeded_library, *c) for c in commands)
+        target=lambda: results.extend(run(seeded_library, *c, check=False) for c in commands)
     )
     worker.start()
     # Meanwhile the window rates papers itself, through its own writer thread.
