@@ -406,8 +406,11 @@ class MainWindow(QMainWindow):
 
     def refresh_from_outside(self) -> bool:
         """Show what another program changed; False (ask again soon) while a title is
-        being edited. A note being typed is kept by the note editor itself."""
-        if self.desk is None or self.detail.single.title.is_editing():
+        being edited or this window's own work is under way (its own changes arrive
+        with their Changes, and a rename must be followed before the sidebar is read
+        again). A note being typed is kept by the note editor itself."""
+        busy = not self.runner.is_idle() or self.detail.single.title.is_editing()
+        if self.desk is None or busy:
             return False
         self.model.refresh_papers(self.model.ids())
         self.refresh_sidebar()
