@@ -16,8 +16,10 @@ from paperdesk.cli.output import (
     print_paper_rows,
     print_papers,
     report_changes,
+    tell,
     width,
 )
+from paperdesk.config import resolve_library_dir
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.models import Status
@@ -32,6 +34,7 @@ from paperdesk.services import (
     maintenance,
     notes,
     reading,
+    rolling_backups,
     saved,
     searching,
     shortlists,
@@ -345,19 +348,48 @@ def cmd_check(desk: Desk, args: argparse.Namespace) -> int:
 
 
 def cmd_backup(desk: Desk, args: argparse.Namespace) -> int:
+    if args.keep is not None:
+        pruned = rolling_backups.set_kept(desk, args.keep)
+        print(f"keeping the newest {args.keep} automatic backups ({len(pruned)} deleted)")
+        if args.output is None:
+            return 0
     target = maintenance.backup(desk, Path(args.output) if args.output else None)
     print(f"backed up to {target}")
     return 0
 
 
-def cmd_restore(desk: Desk, args: argparse.Namespace) -> int:
+def cmd_restore(_desk: None, args: argparse.Namespace) -> int:
+    """A `.sqlite3` backup replaces the database (even a damaged or missing one); a
+    JSON backup fills an empty library."""
+    library_dir = resolve_library_dir(args.library)
+    source = Path(args.file)
     bar = ProgressBar()
-    changes = backup.restore_backup(
-        desk, Path(args.file), progress=lambda done, total: bar(done, total, "indexing")
-    )
+
+    def progress(done: int, total: int) -> None:
+        bar(done, total, "indexing")
+
+    if not source.is_file():
+        raise PaperdeskError(f"{source}: no such file")
+    if rolling_backups.is_database_file(source):
+        restored = rolling_backups.restore_database(
+            library_dir, source, force=args.force, progress=progress, on_wait=tell
+        )
+        bar.finish()
+        print(describe_restore(source, restored))
+        return 0
+    with Desk.open(library_dir, progress=progress, on_wait=tell) as desk:
+        changes = backup.restore_backup(desk, source, progress=progress)
     bar.finish()
     report_changes(changes)
     return 0
+
+
+def describe_restore(source: Path, restored: rolling_backups.Restored) -> str:
+    noun = "paper" if restored.papers == 1 else "papers"
+    line = f"restored {restored.papers} {noun} from {source}"
+    if restored.kept_aside is not None:
+        line += f"; the database it replaced was kept as {restored.kept_aside}"
+    return line
 
 
 def cmd_export(desk: Desk, args: argparse.Namespace) -> int:

@@ -204,8 +204,29 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--json", action="store_true")
     sub = command("backup", cmd_backup, "copy the library database to a backup file")
     sub.add_argument("-o", "--output", default=None, help=f"file (default: LIBRARY/{BACKUP_DIR}/)")
-    sub = command("restore", cmd_restore, "restore a JSON backup into an empty library")
-    sub.add_argument("file", help="a backup written by `paperdesk export --format json`")
+    sub.add_argument(
+        "--keep",
+        type=int,
+        metavar="N",
+        help="from now on keep the newest N automatic backups (daily, before imports)",
+    )
+    sub = command(
+        "restore",
+        cmd_restore,
+        "put a .sqlite3 backup in place of the library's database (also a damaged or missing "
+        "one), or restore a JSON backup into an empty library",
+    )
+    sub.add_argument(
+        "file",
+        help=f"a backup from LIBRARY/{BACKUP_DIR}/ or `paperdesk backup`, or a JSON backup "
+        "written by `paperdesk export --format json`",
+    )
+    sub.add_argument(
+        "--force",
+        action="store_true",
+        help="replace a sound library that holds papers (it is backed up first)",
+    )
+    sub.set_defaults(needs_library=False)
     sub = command(
         "export",
         cmd_export,

@@ -21,13 +21,14 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QMainWindow,
+    QMessageBox,
     QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
 from paperdesk.core.changes import Changes
-from paperdesk.core.errors import PaperdeskError, QueryError
+from paperdesk.core.errors import DamagedLibraryError, PaperdeskError, QueryError
 from paperdesk.core.fields import RELEVANCE
 from paperdesk.core.models import Overview, Paper
 from paperdesk.core.scope import Kind, Scope
@@ -35,6 +36,8 @@ from paperdesk.gui.commands import Commands
 from paperdesk.gui.detail_pane import DetailPane
 from paperdesk.gui.dialogs import Asker, DemoOfferDialog, ErrorReporter, ShortcutsDialog
 from paperdesk.gui.job_progress import JobProgress
+from paperdesk.gui.library_notices import ReadOnlyBanner, offer_restore
+from paperdesk.gui.library_watch import LibraryWatch
 from paperdesk.gui.menus import WindowMenus
 from paperdesk.gui.operations import Operations
 from paperdesk.gui.panes import Panes
@@ -45,7 +48,7 @@ from paperdesk.gui.search_bar import SearchBar
 from paperdesk.gui.sidebar import Sidebar, coloured_tag_keys
 from paperdesk.gui.tasks import Job, TaskRunner
 from paperdesk.gui.transfers import Transfers, dropped_files
-from paperdesk.services import demo, history, reading, searching, stats
+from paperdesk.services import demo, history, reading, rolling_backups, searching, stats
 from paperdesk.services.desk import Desk
 from paperdesk.services.searching import Listing
 
@@ -92,6 +95,7 @@ class MainWindow(QMainWindow):
         self.operations = Operations(self.runner, self.errors, self.apply_changes)
         self.demo_offer: DemoOfferDialog | None = None
         self.shortcuts_dialog: ShortcutsDialog | None = None
+        self.restore_offer: QMessageBox | None = None
         self.pending_select: int | None = None
         self._sort: tuple[str, bool] = (RELEVANCE, False)
         self._tag_colours: dict[str, str | None] = {}
@@ -107,6 +111,10 @@ class MainWindow(QMainWindow):
         self.search_bar = SearchBar()
         self.detail = DetailPane()
         self.progress = JobProgress()
+        self.read_only_banner = ReadOnlyBanner()
+        # Changes other programs make show up here within a second or two.
+        self.watch = LibraryWatch(lambda: self.desk, self.refresh_from_outside, self)
+        self.watch.waiting.connect(lambda message: self.statusBar().showMessage(message, 5000))
         self.panes = Panes(
             window=self,
             status_bar=self.statusBar(),
@@ -137,6 +145,7 @@ class MainWindow(QMainWindow):
         middle = QWidget()
         column = QVBoxLayout(middle)
         column.setContentsMargins(6, 6, 6, 0)
+        column.addWidget(self.read_only_banner)
         column.addWidget(self.search_bar)
         column.addWidget(self.table, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -186,6 +195,7 @@ class MainWindow(QMainWindow):
                 progress=lambda done, total: job.report_progress(
                     done, total, f"Indexing papers: {done:,} of {total:,}"
                 ),
+                on_wait=self.watch.waiting.emit,
             )
 
         self.runner.write(
@@ -203,6 +213,8 @@ class MainWindow(QMainWindow):
             return
         self.operations.desk = desk
         self._set_library_enabled(True)
+        self.read_only_banner.setVisible(desk.read_only)
+        self.watch.start()
         self.menus.show_scope(self.sidebar.scope())
         self.statusBar().showMessage(f"Library: {self.library_dir}", 5000)
         empty = self.refresh_sidebar().papers == 0
@@ -217,8 +229,35 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("The library could not be opened.")
         self.table.placeholder = f"The library at {self.library_dir} could not be opened."
         self.table.viewport().update()
-        self.errors.report("Opening the library", error)
+        self.restore_offer = (
+            offer_restore(self, error, self.restore)
+            if isinstance(error, DamagedLibraryError)
+            else None
+        )
+        if self.restore_offer is None:
+            self.errors.report("Opening the library", error)
         self.failed.emit(str(error))
+
+    def restore(self, backup: Path) -> None:
+        """Put `backup` in place of the library's (damaged) database, then open it."""
+        self.progress.start("Restoring the backup…", cancellable=False)
+        folder = self.library_dir
+
+        def restore_it(job: Job) -> rolling_backups.Restored:
+            return rolling_backups.restore_database(
+                folder,
+                backup,
+                progress=lambda done, total: job.report_progress(done, total, "Indexing papers"),
+                on_wait=self.watch.waiting.emit,
+            )
+
+        self.runner.write(
+            "Restore the library",
+            restore_it,
+            on_done=lambda _restored: self._open_library(),
+            on_error=self._on_open_failed,
+            on_progress=self.progress.update_progress,
+        )
 
     def _set_library_enabled(self, enabled: bool) -> None:
         for widget in (self.sidebar, self.search_bar, self.table, self.detail):
@@ -365,6 +404,20 @@ class MainWindow(QMainWindow):
             self._on_scope_changed(self.sidebar.scope())
         return overview
 
+    def refresh_from_outside(self) -> bool:
+        """Show what another program changed; False (ask again soon) while a title is
+        being edited or this window's own work is under way (its own changes arrive
+        with their Changes, and a rename must be followed before the sidebar is read
+        again). A note being typed is kept by the note editor itself."""
+        busy = not self.runner.is_idle() or self.detail.single.title.is_editing()
+        if self.desk is None or busy:
+            return False
+        self.model.refresh_papers(self.model.ids())
+        self.refresh_sidebar()
+        self.refresh_undo_actions()
+        self.run_search()  # new or deleted papers; the selection is kept
+        return True
+
     def refresh_undo_actions(self) -> None:
         if self.desk is not None:
             self.menus.show_undo_labels(history.labels(self.desk))
@@ -428,6 +481,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._closed:
             self._closed = True
+            self.watch.stop()
             self.detail.notes.flush()
             self.save_state()
             self.transfers.cancel()

@@ -1,12 +1,64 @@
-"""The one step every mutating service shares: bring the search index up to date."""
+"""What every mutating service shares: the write lock, and bringing the index up to date."""
 
 from __future__ import annotations
 
+import functools
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Concatenate, ParamSpec, TypeVar
+
 from paperdesk.core.changes import Changes
+from paperdesk.core.errors import Cancelled
 from paperdesk.services import indexing
 from paperdesk.services.desk import Desk
+
+log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def mutation(action: Callable[Concatenate[Desk, P], R]) -> Callable[Concatenate[Desk, P], R]:
+    """A service that changes the library: it runs holding the library's write lock.
+
+    The lock covers the action's reads, its commit and its index update, so another
+    program's action comes wholly before or after it (services/write_lock.py).
+    """
+
+    @functools.wraps(action)
+    def locked(desk: Desk, *args: P.args, **kwargs: P.kwargs) -> R:
+        with desk.writing():
+            return action(desk, *args, **kwargs)
+
+    return locked
 
 
 def synced(desk: Desk, changes: Changes) -> Changes:
     """Re-index what `changes` names, in the same service call as the database write."""
-    return indexing.sync_changes(desk.library, desk.index, changes)
+    if desk.lock.depth == 0:
+        # A change made outside the lock could interleave with another program's.
+        raise RuntimeError("a service that changes the library must be marked @mutation")
+    with index_may_lag():
+        indexing.sync_changes(desk.library, desk.index, changes)
+    return changes
+
+
+@contextmanager
+def index_may_lag() -> Iterator[None]:
+    """Index updates after a commit: a failure is logged, never reported as the action's.
+
+    The write has committed by then: an index that cannot follow (a full disk, a kill)
+    is left stale and rebuilt by the next action (Desk.writing) or the next open, and
+    the change is reported as made, because it was.
+    """
+    try:
+        yield
+    except Cancelled:
+        raise  # the user stopped the indexing: the caller decides (an import withdraws)
+    except Exception as error:  # whoosh raises many types; the data itself is safe
+        log.warning(
+            "the search index could not follow this change (%s: %s); it will be rebuilt",
+            type(error).__name__,
+            error,
+        )

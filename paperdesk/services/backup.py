@@ -18,6 +18,7 @@ from paperdesk.core.errors import LibraryError
 from paperdesk.formats.atomic import atomic_open
 from paperdesk.formats.backup import read_backup_file, write_backup_document
 from paperdesk.services import indexing
+from paperdesk.services._sync import index_may_lag, mutation
 from paperdesk.services.desk import Desk
 from paperdesk.store.snapshot import LibraryNotEmptyError
 from paperdesk.store.tables import now
@@ -38,6 +39,7 @@ def write_backup(desk: Desk, path: Path) -> int:
     return len(state["papers"])
 
 
+@mutation
 def restore_backup(
     desk: Desk, path: Path, progress: Callable[[int, int], None] | None = None
 ) -> Changes:
@@ -57,7 +59,8 @@ def restore_backup(
             "replaces a whole library, so it needs an empty one: "
             f"paperdesk --library NEW_FOLDER restore {path}"
         ) from None
-    indexing.rebuild(desk.library, desk.index, progress)
+    with index_may_lag():
+        indexing.rebuild(desk.library, desk.index, progress)
     paper_ids = [paper["id"] for paper in document.state["papers"]]
     log.info("restored %d papers from %s", len(paper_ids), path)
     return Changes(

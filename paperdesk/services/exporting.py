@@ -25,6 +25,7 @@ from paperdesk.formats.bibtex_writer import FLAVOURS as FLAVOURS
 from paperdesk.formats.registry import BACKUP_EXTENSION, WRITERS
 from paperdesk.formats.registry import WriteOptions as Options
 from paperdesk.services import backup, searching
+from paperdesk.services._sync import mutation
 from paperdesk.services.desk import Desk
 from paperdesk.services.export_target import check_target, open_target
 
@@ -134,11 +135,18 @@ def _with_stored_keys(desk: Desk, ids: Sequence[int], pattern: str) -> tuple[lis
         return papers, Changes()
     taken = desk.library.papers.citation_keys_in_use() - {p.citation_key for p in keyless}
     new_keys = dict(zip((p.id for p in keyless), assign_keys(keyless, pattern, taken), strict=True))
+    # A read-only library lends the keys to this file without keeping them.
+    changes = Changes() if desk.read_only else _store_keys(desk, new_keys)
+    keyed = [replace(p, citation_key=new_keys[p.id]) if p.id in new_keys else p for p in papers]
+    return keyed, changes
+
+
+@mutation
+def _store_keys(desk: Desk, new_keys: dict[int, str]) -> Changes:
     changes = desk.library.papers.set_citation_keys(new_keys)
     # Keys are not searchable: the index needs no new documents, only the new generation.
     desk.index.mark_current(desk.library.generation())
-    keyed = [replace(p, citation_key=new_keys[p.id]) if p.id in new_keys else p for p in papers]
-    return keyed, changes
+    return changes
 
 
 def _checking_cancel(papers: list[Paper], cancelled: Callable[[], bool] | None) -> Iterator[Paper]:

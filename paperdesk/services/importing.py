@@ -17,7 +17,8 @@ from pathlib import Path
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import Cancelled, PaperdeskError, StalePlanError
 from paperdesk.formats.registry import printable_path
-from paperdesk.services import backup, history, indexing
+from paperdesk.services import backup, history, indexing, rolling_backups
+from paperdesk.services._sync import index_may_lag, mutation
 from paperdesk.services.desk import Desk
 from paperdesk.services.import_plan import FilePlan, Progress, plan_file
 from paperdesk.services.import_report import EntryMatch, FileReport, ImportReport
@@ -85,6 +86,7 @@ def cancelled_report(path: Path) -> FileReport:
     return report
 
 
+@mutation
 def commit(
     desk: Desk,
     plan: FilePlan,
@@ -122,6 +124,7 @@ def commit(
             plan.new_records, plan.new_keys, plan.citation_keys, strict=True
         )
     ]
+    rolling_backups.before_import(desk)
     new_ids = desk.library.imports.commit(
         description,
         new_papers,
@@ -153,6 +156,7 @@ def commit(
     return report, changes
 
 
+@mutation
 def index_import(
     desk: Desk,
     report: FileReport,
@@ -172,9 +176,10 @@ def index_import(
             progress(done, len(report.added_ids), f"Indexing {name}")
 
     indexing_progress(0)
-    indexing.add_new(desk.library, desk.index, report.added_ids, indexing_progress, cancelled)
-    merged = changes.paper_ids - set(report.added_ids)
-    indexing.sync_changes(desk.library, desk.index, Changes(paper_ids=merged))
+    with index_may_lag():
+        indexing.add_new(desk.library, desk.index, report.added_ids, indexing_progress, cancelled)
+        merged = changes.paper_ids - set(report.added_ids)
+        indexing.sync_changes(desk.library, desk.index, Changes(paper_ids=merged))
 
 
 def withdraw(desk: Desk, changes: Changes) -> Changes | None:
