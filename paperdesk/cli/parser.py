@@ -71,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument("--size", default=None, metavar="WxH", help="window size, e.g. 1400x900")
     gui.add_argument("--query", default=None, help="start with this search")
     gui.add_argument("--select", type=int, default=None, metavar="ID", help="select this paper")
+    gui.add_argument(
+        "--theme", choices=("light", "dark", "system"), help="colour theme for this run"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def command(name: str, handler: Callable[..., int], help_text: str) -> argparse.ArgumentParser:
