@@ -35,6 +35,7 @@ from paperdesk.core.scope import Kind, Scope
 from paperdesk.gui.commands import Commands
 from paperdesk.gui.detail_pane import DetailPane
 from paperdesk.gui.dialogs import Asker, DemoOfferDialog, ErrorReporter, ShortcutsDialog
+from paperdesk.gui.index_catch_up import IndexCatchUp
 from paperdesk.gui.job_progress import JobProgress
 from paperdesk.gui.menus import WindowMenus
 from paperdesk.gui.operations import Operations
@@ -111,6 +112,7 @@ class MainWindow(QMainWindow):
         self.preferences_dialog: PreferencesDialog | None = None
         self._tag_colours: dict[str, str | None] = {}
         self._focus_results = False
+        self._listed: tuple[object, ...] = ()
         self._closed = False
 
         # Qt adds the application's display name ("— Paperdesk") to the title itself.
@@ -123,6 +125,7 @@ class MainWindow(QMainWindow):
         self.search_bar = SearchBar()
         self.detail = DetailPane()
         self.progress = JobProgress()
+        self.index_progress = JobProgress()
         self.counts = StatusCounts()
         self.panes = Panes(
             window=self,
@@ -141,6 +144,8 @@ class MainWindow(QMainWindow):
         for pane in (self.detail, self.search_bar):
             pane.setStyleSheet(style_sheet())
         self.statusBar().addPermanentWidget(self.progress)
+        self.statusBar().addPermanentWidget(self.index_progress)
+        self.catch_up = IndexCatchUp(self.operations, self.index_progress)
         self.statusBar().addPermanentWidget(self.counts)
         self._build_layout()
         self.menus = WindowMenus(self)
@@ -199,6 +204,8 @@ class MainWindow(QMainWindow):
         self.detail.tag_added.connect(lambda name: commands.add_tags([name]))
         self.detail.tag_removed.connect(lambda name: commands.remove_tags([name]))
         self.detail.tags_committed.connect(self.table.setFocus)
+        # Searches that read what a bulk change touched are right again.
+        self.catch_up.caught_up.connect(self.run_search)
         self.detail.notes.save_requested.connect(commands.save_note)
 
     # --- opening ---------------------------------------------------------------------
@@ -300,19 +307,23 @@ class MainWindow(QMainWindow):
     def run_search(self, *_args: object) -> None:
         scope, text = self.sidebar.scope(), self.search_bar.text()
         sort, descending = self.sort.key, self.sort.descending
+        asked = (scope, text, sort, descending)
         self.operations.read(
             "Search",
             lambda desk: searching.listing(desk, scope, text, sort, descending),
-            on_done=self._apply_listing,
+            on_done=lambda listing: self._apply_listing(listing, asked),
             on_error=self._on_search_failed,
             key="search",
         )
 
-    def _apply_listing(self, listing: Listing) -> None:
+    def _apply_listing(self, listing: Listing, asked: tuple[object, ...] = ()) -> None:
         if self.desk is None:
             return
         selected, current = self.table.selected_ids(), self.table.current_id()
-        current_row = self.table.currentIndex().row()
+        # The same list again (after a change) keeps the place in it; a new search or
+        # scope starts at its top.
+        current_row = self.table.currentIndex().row() if asked == self._listed else 0
+        self._listed = asked
         if self.pending_select is not None:
             if self.pending_select in listing.ids:
                 selected, current = [self.pending_select], self.pending_select
@@ -321,7 +332,9 @@ class MainWindow(QMainWindow):
             self.pending_select = None
         self.model.set_ids(listing.ids)
         self.table.set_reorderable(listing.reorderable)
-        self.search_bar.show_result(len(listing.ids), listing.total_in_library, listing.suggestion)
+        self.search_bar.show_result(
+            len(listing.ids), listing.total_in_library, listing.suggestion, listing.index_behind
+        )
         self.counts.show_listing(len(listing.ids), listing.total_in_library)
         self.detail.set_highlight(listing.terms)
         self.table.placeholder = NO_MATCH if listing.total_in_library else EMPTY_LIBRARY
@@ -448,6 +461,7 @@ class MainWindow(QMainWindow):
             self.run_search()
         if changes.description:
             self.statusBar().showMessage(changes.description, 4000)
+        self.catch_up.start_if_behind()
         self.refresh_panes(then=lambda _overview: self.changes_applied.emit(changes))
 
     # --- the papers' right-click menu --------------------------------------------------
@@ -520,7 +534,12 @@ class MainWindow(QMainWindow):
         if detail := settings.value("window/detail"):
             self.detail.restoreState(detail)
         if header := settings.value("table/header"):
-            self.table.horizontalHeader().restoreState(header)
+            header_view = self.table.horizontalHeader()
+            # Quietly: a restored sort arrow must not sort (the library is not open yet)
+            # nor overwrite this library's own remembered order (TableSort.restore).
+            header_view.blockSignals(True)
+            header_view.restoreState(header)
+            header_view.blockSignals(False)
         self.sort.restore()
         self.menus.show_sort(self.sort.key, self.sort.descending)
 
@@ -546,7 +565,9 @@ class MainWindow(QMainWindow):
             # Finishes every queued write (the note just flushed) before returning.
             self.runner.shutdown()
             if self.desk is not None:
-                self.desk.close()
+                # Re-indexing left after a bulk change is not waited for: the index's
+                # stamp is stale, so the next open rebuilds it (with progress).
+                self.desk.close(catch_up=False)
                 self.operations.desk = None
         super().closeEvent(event)
 

@@ -161,11 +161,22 @@ class SearchBar(QWidget):
             return True
         return super().eventFilter(watched, event)
 
-    def show_result(self, shown: int, total: int, suggestion: str | None = None) -> None:
+    def show_result(
+        self, shown: int, total: int, suggestion: str | None = None, index_behind: int = 0
+    ) -> None:
+        """`index_behind`: papers a bulk change left to re-index (the search may miss them)."""
         noun = "paper" if total == 1 else "papers"
         self.count_label.setText(f"{shown:,} of {total:,} {noun}")
         self.field.setProperty("invalid", False)
-        if shown == 0 and suggestion:
+        self.message.setProperty("suggestion", None)
+        if index_behind and self.text():
+            self.message.setText(
+                f"The search index is catching up with {index_behind:,} changed papers: "
+                "this search may miss some of them for a moment."
+            )
+            self.message.setProperty("kind", "hint")
+            self.message.show()
+        elif shown == 0 and suggestion:
             self.message.setText(
                 f"No papers match. Did you mean <a href='suggest'>{html.escape(suggestion)}</a>?"
             )

@@ -22,6 +22,10 @@ class Desk:
         self.folder = folder
         self.library = library
         self.index = index
+        # Papers whose search documents are behind the database (a bulk edit defers
+        # their re-indexing: services/indexing.catch_up). Kept in memory: if the
+        # process ends first, the index's stamp is stale and the next open rebuilds it.
+        self.index_behind: set[int] = set()
 
     @classmethod
     def open(
@@ -55,7 +59,11 @@ class Desk:
             indexing.rebuild(self.library, self.index, progress)
         return reason
 
-    def close(self) -> None:
+    def close(self, catch_up: bool = True) -> None:
+        """Close the library, re-indexing first what a bulk edit left behind (unless
+        `catch_up` is False: the window does not wait; the next open rebuilds)."""
+        if catch_up and self.index_behind:
+            indexing.catch_up(self)
         self.index.close()
         self.library.close()
 

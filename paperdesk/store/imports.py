@@ -19,7 +19,8 @@ from paperdesk.core.errors import Cancelled
 from paperdesk.core.models import ImportBatch, PaperRecord
 from paperdesk.core.text import fingerprint, normalise_for_matching
 from paperdesk.store.database import SubStore
-from paperdesk.store.tables import authors_t, batch_papers_t, batches_t, now, papers_t
+from paperdesk.store.papers import touch
+from paperdesk.store.tables import authors_t, batch_papers_t, batches_t, now, papers_t, state_t
 
 
 @dataclass(frozen=True)
@@ -134,10 +135,7 @@ def _paper_values(
         "url": record.ids.url,
         "entry_type": record.entry_type,
         "citation_key": None,
-        "status": "new",
-        "rating": 0,
         "added": stamp,
-        "updated": stamp,
         "fingerprint": content_key,
         "raw_fields": json.dumps([list(pair) for pair in record.raw_fields]),
         "alternatives": "{}",
@@ -164,6 +162,14 @@ def _insert_papers(
             for offset, (record, record_keys) in enumerate(zip(chunk, chunk_keys, strict=True))
         ]
         connection.execute(insert(papers_t), rows)
+        # Every paper has its state row: new, unrated, changed when it was added.
+        connection.execute(
+            insert(state_t),
+            [
+                {"paper_id": row["id"], "status": "new", "rating": 0, "updated": stamp}
+                for row in rows
+            ],
+        )
         author_rows = [
             {"paper_id": row["id"], "position": position, "name": name}
             for row, record in zip(rows, chunk, strict=True)
@@ -182,9 +188,8 @@ def _update_papers(connection: Connection, updates: Mapping[int, Mapping[str, An
         values = dict(values)
         authors = values.pop("authors", None)
         if values:
-            connection.execute(
-                update(papers_t).where(papers_t.c.id == paper_id).values(**values, updated=stamp)
-            )
+            connection.execute(update(papers_t).where(papers_t.c.id == paper_id).values(**values))
+        touch(connection, [paper_id], stamp)
         if authors is not None:
             connection.execute(authors_t.delete().where(authors_t.c.paper_id == paper_id))
             connection.execute(

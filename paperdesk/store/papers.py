@@ -10,6 +10,7 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -44,10 +45,15 @@ from paperdesk.store.tables import (
     paper_tags_t,
     papers_t,
     shortlists_t,
+    state_t,
     tags_t,
 )
 
 MatchKeys = tuple[int, str, str | None, str | None, str | None, str | None]
+#: A paper's fields kept in the narrow state table (store/schema.py PaperStateRow).
+STATE_COLUMNS = ("status", "rating", "updated")
+#: Papers with their state: every read of a whole paper or of its order goes through it.
+PAPERS_WITH_STATE = papers_t.join(state_t, state_t.c.paper_id == papers_t.c.id)
 
 
 def _order_by(field: Field) -> Any:
@@ -68,7 +74,8 @@ def _order_by(field: Field) -> Any:
             .where(paper_tags_t.c.paper_id == papers_t.c.id)
             .scalar_subquery()
         )
-    column = papers_t.c[field.name]
+    table = state_t if field.name in STATE_COLUMNS else papers_t
+    column = table.c[field.name]
     return func.lower(column) if caseless else column
 
 
@@ -110,8 +117,19 @@ class PaperStore(SubStore):
         if column is None:
             raise InvalidValueError(f"cannot sort by {sort!r}")
         order = [column.desc() if descending else column.asc(), papers_t.c.id]
+        query = select(papers_t.c.id).select_from(PAPERS_WITH_STATE).order_by(*order)
         with self._db.read() as connection:
-            return list(connection.scalars(select(papers_t.c.id).order_by(*order)))
+            return list(connection.scalars(query))
+
+    def ids_with_status(self, status: str) -> list[int]:
+        """The papers of one status, oldest first (the sidebar's status entries)."""
+        query = (
+            select(state_t.c.paper_id)
+            .where(state_t.c.status == status)
+            .order_by(state_t.c.paper_id)
+        )
+        with self._db.read() as connection:
+            return list(connection.scalars(query))
 
     def iter_all(self, batch_size: int = 2000) -> Iterator[list[Paper]]:
         """Every paper, in id order, in batches (for indexing and whole-library export)."""
@@ -192,7 +210,10 @@ class PaperStore(SubStore):
         title = clean_title(title)
         with self._db.action("Edit title") as w:
             (paper_id,) = require_ids(w.connection, [paper_id])
-            with w.journal.tracked_ids(papers_t, "id", [paper_id]):
+            with (
+                w.journal.tracked_ids(papers_t, "id", [paper_id]),
+                w.journal.tracked_ids(state_t, "paper_id", [paper_id], only=["updated"]),
+            ):
                 w.connection.execute(
                     update(papers_t)
                     .where(papers_t.c.id == paper_id)
@@ -200,9 +221,9 @@ class PaperStore(SubStore):
                         title=title,
                         title_is_derived=False,
                         title_key=normalise_for_matching(title),
-                        updated=now(),
                     )
                 )
+                touch(w.connection, [paper_id])
         return Changes("Edit title", ids_of([paper_id]))
 
     def set_citation_keys(self, keys: dict[int, str]) -> Changes:
@@ -226,7 +247,7 @@ class PaperStore(SubStore):
         return Changes(label, ids_of(ids), papers_added_or_removed=True, tags=True, shortlists=True)
 
     def _set_field(self, ids: Sequence[int], column: str, value: object, label: str) -> Changes:
-        """One column set on many papers (Ctrl+A, S on 100,000 of them).
+        """One state column set on many papers (Ctrl+A, S on 100,000 of them).
 
         One read of the old values finds the missing ids and the papers that change;
         the new states follow from it, so the journal needs no second read. Papers that
@@ -234,19 +255,19 @@ class PaperStore(SubStore):
         """
         wanted = unique(ids)
         with self._db.action(label) as w:
-            before = rows_by_ids(w.connection, papers_t, "id", wanted, only=[column, "updated"])
-            _refuse_missing(wanted, {row["id"] for row in before})
+            before = rows_by_ids(w.connection, state_t, "paper_id", wanted, [column, "updated"])
+            _refuse_missing(wanted, {row["paper_id"] for row in before})
             changing = [row for row in before if row[column] != value]
             stamp = now()
-            for chunk in chunked([row["id"] for row in changing]):
+            for chunk in chunked([row["paper_id"] for row in changing]):
                 w.connection.execute(
-                    update(papers_t)
-                    .where(papers_t.c.id.in_(chunk))
+                    update(state_t)
+                    .where(state_t.c.paper_id.in_(chunk))
                     .values({column: value, "updated": stamp})
                 )
             after = [{**row, column: value, "updated": stamp} for row in changing]
-            w.journal.record(papers_t, changing, after)
-        return Changes(label, ids_of(row["id"] for row in changing))
+            w.journal.record(state_t, changing, after)
+        return Changes(label, ids_of(row["paper_id"] for row in changing))
 
 
 # --------------------------------------------------------------------- shared helpers
@@ -278,6 +299,14 @@ def _refuse_missing(wanted: Sequence[int], found: set[int]) -> None:
         raise NotFoundError(f"no paper with id {listed}")
 
 
+def touch(connection: Connection, ids: Sequence[int], stamp: datetime | None = None) -> None:
+    """Record that these papers changed now (their `updated` time)."""
+    for chunk in chunked(list(ids)):
+        connection.execute(
+            update(state_t).where(state_t.c.paper_id.in_(chunk)).values(updated=stamp or now())
+        )
+
+
 def not_duplicates_of(ids: Sequence[int]) -> ColumnElement[bool]:
     """The "not duplicates" pairs naming any of these papers."""
     return or_(not_duplicates_t.c.paper_a.in_(ids), not_duplicates_t.c.paper_b.in_(ids))
@@ -295,7 +324,7 @@ def tracked_with_links(journal: Journal, *groups: Sequence[int]) -> Iterator[Non
     with ExitStack() as stack:
         for group in groups:
             stack.enter_context(journal.tracked_ids(papers_t, "id", group))
-        for table in (authors_t, paper_tags_t, notes_t, entries_t, batch_papers_t):
+        for table in (state_t, authors_t, paper_tags_t, notes_t, entries_t, batch_papers_t):
             stack.enter_context(journal.tracked_ids(table, "paper_id", ids))
         stack.enter_context(journal.tracked(not_duplicates_t, not_duplicates_of(ids)))
         yield
@@ -341,7 +370,12 @@ def load_papers(connection: Connection, ids: list[int]) -> dict[int, Paper]:
         ).all()
     )
     result: dict[int, Paper] = {}
-    for row in connection.execute(select(papers_t).where(papers_t.c.id.in_(ids))):
+    query = (
+        select(papers_t, state_t.c.status, state_t.c.rating, state_t.c.updated)
+        .select_from(PAPERS_WITH_STATE)
+        .where(papers_t.c.id.in_(ids))
+    )
+    for row in connection.execute(query):
         result[row.id] = Paper(
             id=row.id,
             title=row.title,
