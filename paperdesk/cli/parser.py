@@ -15,6 +15,7 @@ from paperdesk.cli.commands import (
     cmd_history,
     cmd_import,
     cmd_list,
+    cmd_menu_entry,
     cmd_note,
     cmd_rate,
     cmd_reindex,
@@ -237,5 +238,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="citation keys for papers without one (default %(default)s)",
     )
     sub = command("syntax", cmd_syntax, "print the search syntax cheat-sheet")
+    sub.set_defaults(needs_library=False)
+    sub = command("menu-entry", cmd_menu_entry, "add the desktop app to your applications menu")
+    sub.add_argument("--remove", action="store_true", help="take it out of the menu again")
     sub.set_defaults(needs_library=False)
     return parser

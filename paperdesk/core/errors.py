@@ -36,3 +36,8 @@ class InvalidValueError(PaperdeskError):
 
 class Cancelled(Exception):
     """Raised inside a long job (import, export, re-index) when the user asked to stop it."""
+
+
+class StalePlanError(PaperdeskError):
+    """An import planned against the library as it was: papers came or went, or a paper
+    it merges into changed, before it could be written. Plan it again."""

@@ -39,3 +39,9 @@ def fingerprint(title: str, abstract: str) -> str:
     """
     basis = normalise_for_matching(abstract) or normalise_for_matching(title)
     return hashlib.sha1(basis.encode("utf-8")).hexdigest()
+
+
+def title_key(title: str, title_is_derived: bool) -> str:
+    """A title's matching key; "" for a derived title, since two titles derived from
+    abstracts agreeing says nothing about the papers."""
+    return "" if title_is_derived else normalise_for_matching(title)

@@ -87,12 +87,11 @@ def read_bibtex(text: str, file_name: str) -> ReadResult:
             # should not cost the user the whole paper.
             log.info("%s:%s: repeated field %s", file_name, line, sorted(block.duplicate_keys))
             entries.append(_kept_entry(block))
-        elif isinstance(block, DuplicateBlockKeyBlock) and block.key == "":
-            entries.append(_kept_entry(block))  # JabRef writes `@Article{,` freely
         elif isinstance(block, DuplicateBlockKeyBlock):
-            first = _line(block.previous_block)
-            reason = f"citation key {block.key!r} is already used by the entry on line {first}"
-            problems.append(Problem(file_name, line, reason))
+            # Two papers under one key (JabRef writes `@Article{,` freely; conference
+            # exports repeat keys): both are papers. The importer gives the second a
+            # key of its own and says so.
+            entries.append(_kept_entry(block))
         else:
             problems.append(Problem(file_name, line, _failure_reason(block.raw, block.error)))
 

@@ -201,11 +201,14 @@ class ImportReportDialog(QDialog):
         parts = []
         for file in self.report.files:
             parts.append(f"<p>{html.escape(file.summary())}</p>")
-            if file.problems:
-                shown = file.problems[:50]
-                items = "".join(f"<li>{html.escape(problem)}</li>" for problem in shown)
-                parts.append(f"<p>Skipped, and why:</p><ul>{items}</ul>")
-                if more := len(file.problems) - len(shown):
+            # Every entry that was skipped, merged into a paper or imported with a
+            # warning, each with its file:line (the first 50 of a file).
+            details = file.details()
+            if details:
+                shown = details[:50]
+                items = "".join(f"<li>{html.escape(detail)}</li>" for detail in shown)
+                parts.append(f"<ul>{items}</ul>")
+                if more := len(details) - len(shown):
                     parts.append(f"<p>…and {more} more.</p>")
         return "".join(parts)
 

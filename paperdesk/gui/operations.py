@@ -87,16 +87,17 @@ class Operations:
         on_done: Callable[[Any], None],
         on_error: ErrorCallback,
         on_progress: ProgressCallback | None = None,
+        *,
+        planning: bool = False,
     ) -> Job | None:
         """Run an import or export on the writer; `work` reports progress through its job
-        and stops when the job is cancelled."""
+        and stops when the job is cancelled. `planning` work only reads, to decide what
+        a write will do (an import's plan): it runs on the pool, so user actions
+        meanwhile do not wait for it."""
         desk = self.desk
         if desk is None:
             return None
-        return self.runner.write(
-            name,
-            lambda job: work(desk, job),
-            on_done=on_done,
-            on_error=on_error,
-            on_progress=on_progress,
+        worker = self.runner.pool if planning else self.runner.writer
+        return self.runner.submit(
+            worker, name, lambda job: work(desk, job), on_done, on_error, on_progress
         )

@@ -1,4 +1,5 @@
-"""Background work: one writer thread for every mutation, one reader thread for searches.
+"""Background work: one writer thread for every mutation, one reader thread for searches,
+one pool thread for long reads (planning imports).
 
 DESIGN §5: the GUI thread never waits on a long job. All writes (SQLite and the whoosh
 writer) go through a single `SerialWorker`, so they never race each other; searches go
@@ -135,7 +136,10 @@ class TaskRunner(QObject):
         self._pending: dict[int, tuple[Job, SerialWorker]] = {}
         self.writer = SerialWorker("paperdesk-writer", self)
         self.reader = SerialWorker("paperdesk-reader", self)
-        for worker in (self.writer, self.reader):
+        # Long reads (planning an import: parsing a file, matching it against the
+        # library) run here, so neither the writer nor a search waits behind them.
+        self.pool = SerialWorker("paperdesk-pool", self)
+        for worker in (self.writer, self.reader, self.pool):
             worker.finished_job.connect(self._on_finished)
             worker.failed_job.connect(self._on_failed)
             worker.progressed.connect(self._on_progress)
@@ -150,7 +154,7 @@ class TaskRunner(QObject):
         on_progress: ProgressCallback | None = None,
     ) -> Job:
         """Queue a mutation (or an import, or opening the library) on the writer thread."""
-        return self._submit(self.writer, name, fn, on_done, on_error, on_progress, None)
+        return self.submit(self.writer, name, fn, on_done, on_error, on_progress)
 
     def read(
         self,
@@ -161,9 +165,19 @@ class TaskRunner(QObject):
         key: str | None = None,
     ) -> Job:
         """Queue a read; with `key`, a newer read with that key supersedes this one."""
-        return self._submit(self.reader, name, fn, on_done, on_error, None, key)
+        return self.submit(self.reader, name, fn, on_done, on_error, None, key)
 
-    def _submit(self, worker, name, fn, on_done, on_error, on_progress, key) -> Job:
+    def submit(
+        self,
+        worker: SerialWorker,
+        name: str,
+        fn: Callable[[Job], Any],
+        on_done: Callback | None = None,
+        on_error: ErrorCallback | None = None,
+        on_progress: ProgressCallback | None = None,
+        key: str | None = None,
+    ) -> Job:
+        """Queue a job on one of the workers (`writer`, `reader` or `pool`)."""
         job = Job(next(self._ids), name, fn, on_done, on_error, on_progress, key)
         self._pending[job.id] = (job, worker)
         worker.submit(job)
@@ -202,7 +216,8 @@ class TaskRunner(QObject):
     def shutdown(self) -> None:
         """Drop queued searches, let the writer finish every queued write, stop both."""
         for job, worker in self._pending.values():
-            if worker is self.reader:
+            if worker is not self.writer:
                 job.cancel()
         self.reader.stop()
+        self.pool.stop()
         self.writer.stop()

@@ -1,20 +1,24 @@
 """Imports and exports: the long jobs, with progress, a Cancel button and a report.
 
-Each is one service call on the writer thread (through `Operations.run_long`); one of
-them runs at a time. What an export may be about (a shortlist, the selection, the papers
+An export is one service call on the writer thread (through `Operations.run_long`);
+an import plans each file on the pool and commits it on the writer (`import_files`).
+One of them runs at a time. What an export may be about (a shortlist, the selection, the papers
 listed, the whole library) comes from the window's `Panes`.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QMimeData, QObject, Signal
 
-from paperdesk.core.errors import Cancelled, PaperdeskError
+from paperdesk.core.changes import Changes
+from paperdesk.core.errors import Cancelled, PaperdeskError, StalePlanError
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.gui.dialogs import ImportReportDialog
 from paperdesk.gui.export_dialog import FORMAT_LABELS, ExportDialog
@@ -23,6 +27,35 @@ from paperdesk.gui.panes import Panes
 from paperdesk.gui.tasks import Job
 from paperdesk.services import exporting, importing, reading
 from paperdesk.services.desk import Desk
+
+
+@dataclass(eq=False)
+class _ImportRun:
+    """One import of some files: what is left to do, and the report so far."""
+
+    pending: list[Path]
+    show_report: bool
+    report: importing.ImportReport = field(default_factory=importing.ImportReport)
+    cancel: threading.Event = field(default_factory=threading.Event)
+    attempts: int = 0
+    indexing: Changes | None = None  # the file written and being indexed, if any
+
+    def cancelled(self) -> bool:
+        return self.cancel.is_set()
+
+    def done(self, report: importing.FileReport, changes: Changes) -> None:
+        self.pending.pop(0)
+        self.attempts = 0
+        self.report.files.append(report)
+        self.report.changes = self.report.changes.merged_with(changes)
+
+    def report_cancelled(self) -> None:
+        """The file being imported when Cancel came is reported as not imported (one
+        being indexed is withdrawn by then, see Transfers._withdraw)."""
+        if self.indexing is not None:
+            self.pending.insert(0, Path(self.report.files.pop().file))
+        if self.pending:
+            self.report.files.append(importing.cancelled_report(self.pending[0]))
 
 
 class Transfers(QObject):
@@ -36,24 +69,24 @@ class Transfers(QObject):
         self.import_report: ImportReportDialog | None = None
         self.export_dialog: ExportDialog | None = None
         self._long_job: Job | None = None
+        self._import: _ImportRun | None = None
         panes.progress.cancel_requested.connect(self.cancel)
 
     def _busy(self) -> bool:
-        if self._long_job is not None:
+        busy = self._long_job is not None or self._import is not None
+        if busy:
             self.panes.tell("Wait for the running import or export to end.", 3000)
-        return self._long_job is not None
-
-    def cancel(self) -> None:
-        """The progress bar's Cancel: stop the running import or export."""
-        if self._long_job is not None:
-            self._long_job.cancel()
-            self.panes.progress.cancelling()
+        return busy
 
     # --- importing -------------------------------------------------------------------
     def choose_import(self) -> None:
         self.import_files(self.panes.ask.import_paths())
 
     def import_files(self, paths: Sequence[Path], report: bool = True) -> None:
+        """Import files one after another: each is planned on the pool (reading and
+        matching, while the user goes on working), committed on the writer (quick),
+        then indexed on the writer. Cancel answers at once: the library is left as it
+        was before the file being imported (an import already written is withdrawn)."""
         desk = self.operations.desk
         paths = [Path(p) for p in paths]
         if desk is None or not paths or self._busy():
@@ -61,24 +94,108 @@ class Transfers(QObject):
         self.panes.detail.notes.flush()
         noun = "file" if len(paths) == 1 else "files"
         self.panes.progress.start(f"Importing {len(paths)} {noun}…", cancellable=True)
+        self._import = _ImportRun(paths, report)
+        self._plan_next(self._import)
 
-        def run(desk: Desk, job: Job) -> importing.ImportReport:
-            return importing.import_files(
-                desk, paths, progress=job.report_progress, cancelled=job.is_cancelled
-            )
+    def _plan_next(self, run: _ImportRun) -> None:
+        if run.cancel.is_set() or not run.pending:
+            self._finish_import(run)
+            return
+        path = run.pending[0]
+
+        def plan(desk: Desk, job: Job) -> importing.FilePlan:
+            return importing.plan_file(desk, path, job.report_progress, run.cancelled)
+
+        self._long_job = self.operations.run_long(
+            "Reading",
+            plan,
+            on_done=partial(self._commit, run),
+            on_error=partial(self._import_step_failed, run),
+            on_progress=self.panes.progress.update_progress,
+            planning=True,
+        )
+
+    def _commit(self, run: _ImportRun, plan: importing.FilePlan) -> None:
+        if run is not self._import:
+            return  # a cancelled run's plan: dropped, nothing was written
+
+        def commit(desk: Desk, job: Job) -> tuple[importing.FileReport, Changes]:
+            return importing.commit(desk, plan, job.report_progress, run.cancelled, index=False)
 
         self._long_job = self.operations.run_long(
             "Importing",
-            run,
-            on_done=partial(self._on_import_done, show_report=report),
-            on_error=self._on_import_failed,
+            commit,
+            on_done=partial(self._index, run),
+            on_error=partial(self._import_step_failed, run),
             on_progress=self.panes.progress.update_progress,
         )
 
-    def _on_import_done(self, report: importing.ImportReport, show_report: bool) -> None:
+    def _index(self, run: _ImportRun, result: tuple[importing.FileReport, Changes]) -> None:
+        report, changes = result
+        run.done(report, changes)
+        self.operations.apply_changes(changes)  # the papers show now; search follows
+
+        def index(desk: Desk, job: Job) -> None:
+            importing.index_import(desk, report, changes, job.report_progress, run.cancelled)
+
+        def indexed(_: object) -> None:
+            if run.cancel.is_set():
+                self._withdraw(changes)  # cancelled just as the indexing ended
+            elif run is self._import:
+                run.indexing = None
+                self._plan_next(run)
+
+        run.indexing = changes
+
+        self._long_job = self.operations.run_long(
+            "Indexing",
+            index,
+            on_done=indexed,
+            on_error=partial(self._import_step_failed, run, changes=changes),
+            on_progress=self.panes.progress.update_progress,
+        )
+
+    def _import_step_failed(
+        self, run: _ImportRun, error: BaseException, changes: Changes | None = None
+    ) -> None:
+        if isinstance(error, Cancelled) and changes is not None:
+            self._withdraw(changes)  # cancelled while indexing a file already written
+        if isinstance(error, StalePlanError) and run.attempts < importing.PLAN_ATTEMPTS:
+            run.attempts += 1  # the library changed meanwhile: plan the file again
+            self._plan_next(run)
+            return
+        if run is not self._import:
+            return
+        if isinstance(error, Cancelled):
+            run.cancel.set()
+            self._finish_import(run)
+            return
         self._end()
-        self.operations.apply_changes(report.changes)
-        if show_report or report.failed:
+        self._import = None
+        self.operations.errors.report("Importing", error)
+
+    def cancel(self) -> None:
+        """The progress bar's Cancel: stop the running import or export at once."""
+        if self._import is not None:
+            self._import.cancel.set()
+            self._finish_import(self._import)  # late results of its jobs are dropped
+        elif self._long_job is not None:
+            self._long_job.cancel()
+            self.panes.progress.cancelling()
+
+    def _withdraw(self, changes: Changes) -> None:
+        """Take back a file written before the user cancelled its import."""
+        self.operations.perform("Cancel import", lambda desk: importing.withdraw(desk, changes))
+
+    def _finish_import(self, run: _ImportRun) -> None:
+        if run is not self._import:
+            return
+        self._import = None
+        if run.cancel.is_set():
+            run.report_cancelled()
+        self._end()
+        report = run.report
+        if run.show_report or report.failed:
             self.import_report = ImportReportDialog(report, self.panes.window)
             self.import_report.open()
         else:
@@ -88,10 +205,6 @@ class Transfers(QObject):
     def _end(self) -> None:
         self._long_job = None
         self.panes.progress.hide()
-
-    def _on_import_failed(self, error: BaseException) -> None:
-        self._end()
-        self.operations.errors.report("Importing", error)
 
     # --- exporting -------------------------------------------------------------------
     def export_selection(self) -> None:

@@ -163,7 +163,7 @@ class FullTextIndex:
     def add(
         self,
         documents: Iterable[IndexDocument],
-        generation: int,
+        generation: int | None,
         progress: Callable[[int], None] | None = None,
     ) -> None:
         """Add new papers in one commit (cheaper than update: no old version to delete).
@@ -182,7 +182,8 @@ class FullTextIndex:
         except BaseException:
             writer.cancel()
             raise
-        self._write_stamp(generation)
+        if generation is not None:  # None: see update()
+            self._write_stamp(generation)
 
     # ------------------------------------------------------------------ reading
 

@@ -2,8 +2,11 @@
 
 Evidence that two papers are one, and how sure it is:
 - an exact key they share (DOI, arXiv id, OpenReview id, normalised real title, content
-  fingerprint): confidence 1.0. A key shared by more than MAX_BLOCK papers is a data
-  error (a proceedings DOI, the title "Preface"), not evidence;
+  fingerprint): confidence 1.0; a title or abstract whose papers something contradicts
+  (different years, authors, venues... core/evidence.py: what kept them apart on
+  import) only SUGGEST_THRESHOLD, so they are offered but never merged by `merge_all`.
+  A key shared by more than MAX_BLOCK papers is a data error (a proceedings DOI, the
+  title "Preface"), not evidence;
 - similar text (services/near_duplicates.py): confidence is the similarity.
 Pairs join into clusters strongest first; a cluster's confidence is its weakest link. A
 pair the user marked "not duplicates" is never offered, nor joined through a third paper.
@@ -28,16 +31,17 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import InvalidValueError
+from paperdesk.core.evidence import Evidence, contradictions
 from paperdesk.core.models import Identifiers, Paper, PaperRecord, Status
 from paperdesk.services._sync import synced
 from paperdesk.services.desk import Desk
-from paperdesk.services.matching import KEY_KINDS
+from paperdesk.services.matching import IDENTIFIER_KINDS, KEY_KINDS, KEY_REASONS
 from paperdesk.services.merging import merge_updates
 from paperdesk.services.near_duplicates import (
     MAX_BLOCK,
@@ -47,18 +51,10 @@ from paperdesk.services.near_duplicates import (
 )
 from paperdesk.store.library import Library
 from paperdesk.store.merges import PaperMerge
-from paperdesk.store.papers import MatchKeys
 
 #: `merge_all` merges clusters at least this sure unless told otherwise.
 AUTO_MERGE_CONFIDENCE = 0.95
 
-_KEY_REASONS = {
-    "doi": "same DOI",
-    "arxiv": "same arXiv id",
-    "openreview": "same OpenReview id",
-    "title": "same title",
-    "fingerprint": "same abstract",
-}
 _STATUS_ORDER = [Status.NEW, Status.SKIMMED, Status.DISCARDED, Status.TO_READ, Status.READ]
 
 
@@ -87,7 +83,11 @@ def find_clusters(desk: Desk, min_confidence: float = SUGGEST_THRESHOLD) -> list
     """Clusters of likely duplicates, most certain first."""
     _check_confidence(min_confidence)
     library = desk.library
-    edges = [*_exact_edges(library.papers.match_keys()), *_similar_edges(library, min_confidence)]
+    edges = [
+        edge
+        for edge in [*_exact_edges(library), *_similar_edges(library, min_confidence)]
+        if edge.confidence >= min_confidence
+    ]
     groups = _cluster(edges, library.merges.not_duplicate_pairs())
     papers = {p.id: p for p in library.papers.get_many([i for ids, _, _ in groups for i in ids])}
     clusters = []
@@ -135,11 +135,11 @@ def _check_confidence(value: float) -> None:
         raise InvalidValueError(f"a confidence is between 0 and 1, not {value}")
 
 
-def _exact_edges(
-    rows: Iterable[MatchKeys],
-) -> list[_Edge]:
+def _exact_edges(library: Library) -> list[_Edge]:
+    """Papers sharing an exact key; a title or abstract whose papers something
+    contradicts (core/evidence.py) is offered, less sure, and never merged by merge_all."""
     holders: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for paper_id, fingerprint, doi, arxiv, openreview, title_key in rows:
+    for paper_id, fingerprint, doi, arxiv, openreview, title_key in library.papers.match_keys():
         keys = {
             "doi": (doi or "").lower(),
             "arxiv": arxiv or "",
@@ -150,14 +150,31 @@ def _exact_edges(
         for kind in KEY_KINDS:
             if keys[kind]:
                 holders[(kind, keys[kind])].append(paper_id)
+    shared = {key: ids for key, ids in holders.items() if 2 <= len(ids) <= MAX_BLOCK}
+    weak = {i for (kind, _), ids in shared.items() if kind not in IDENTIFIER_KINDS for i in ids}
+    known = library.papers.evidence(weak)
     edges: list[_Edge] = []
-    for (kind, _value), ids in holders.items():
-        if 2 <= len(ids) <= MAX_BLOCK:
-            first = min(ids)
-            edges.extend(
-                _Edge(first, other, 1.0, _KEY_REASONS[kind]) for other in ids if other != first
-            )
+    for (kind, _value), ids in shared.items():
+        first = min(ids)
+        for other in ids:
+            if other == first:
+                continue
+            reason = KEY_REASONS[kind]
+            contrary = () if kind in IDENTIFIER_KINDS else _contrary(known[first], known[other])
+            if contrary:
+                edges.append(
+                    _Edge(first, other, SUGGEST_THRESHOLD, f"{reason}, contradicted: {contrary}")
+                )
+            else:
+                edges.append(_Edge(first, other, 1.0, reason))
     return edges
+
+
+def _contrary(first: tuple[Evidence, str], second: tuple[Evidence, str]) -> str:
+    reasons = list(contradictions(first[0], second[0]))
+    if first[1] and second[1] and first[1] != second[1]:
+        reasons.append("different titles")
+    return ", ".join(reasons)
 
 
 def _similar_edges(library: Library, min_confidence: float) -> list[_Edge]:

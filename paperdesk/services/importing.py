@@ -1,99 +1,42 @@
-"""Importing files: parse -> match/merge -> commit -> index (DESIGN §2).
+"""Importing files: plan (read, match, decide) -> commit (write) -> index.
 
-Each file is one transaction: it lands whole or not at all, so a bad file, a crash or
-a cancel leaves the library exactly as it was. A file seen before (by name) is
-reported as a diff: new, updated, unchanged, and missing since last time.
+`plan_file` (services/import_plan.py) reads and decides without writing, on any
+thread; `commit` writes one plan in one transaction, on the writer: a file lands whole
+or not at all, so a bad file, a crash or a cancel leaves the library as it was. Each
+file is one undoable action. A file seen before (by name) is reported as a diff: new,
+updated, unchanged, and missing since last time. `import_files` does both steps for
+the command line; the GUI runs them on two threads (gui/transfers.py).
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from paperdesk.core.changes import Changes, ids_of
-from paperdesk.core.errors import Cancelled, PaperdeskError
-from paperdesk.core.models import PaperRecord
-from paperdesk.formats.base import ReadResult
-from paperdesk.formats.registry import BACKUP, BackupFileError, read_file
-from paperdesk.services import backup, indexing
+from paperdesk.core.errors import Cancelled, PaperdeskError, StalePlanError
+from paperdesk.services import backup, history, indexing
 from paperdesk.services.desk import Desk
-from paperdesk.services.matching import Matcher, record_keys
-from paperdesk.services.merging import merge_updates, revision_updates
-from paperdesk.services.near_duplicates import ImportNearDuplicates
-from paperdesk.store.imports import BatchRecord
+from paperdesk.services.import_plan import FilePlan, Progress, plan_file
+from paperdesk.services.import_report import EntryMatch, FileReport, ImportReport
+from paperdesk.store.imports import BatchRecord, NewPaper
 
 log = logging.getLogger(__name__)
 
-Progress = Callable[[int, int, str], None]
+#: How often a plan is made again when the library changed before it could be written.
+PLAN_ATTEMPTS = 3
 
-
-@dataclass
-class FileReport:
-    file: str
-    format: str = ""
-    label: str = ""
-    added: int = 0
-    merged: int = 0
-    # Papers an earlier import of this file brought that its new version changes.
-    updated: int = 0
-    unchanged: int = 0
-    skipped: int = 0
-    missing: int = 0
-    problems: list[str] = field(default_factory=list)
-    error: str | None = None
-    previously_imported: bool = False
-
-    def summary(self) -> str:
-        name = Path(self.file).name
-        if self.error:
-            return f"{name}: not imported: {self.error}"
-        if self.format == BACKUP:
-            return f"{name} (backup): restored {self.added} paper{'s' if self.added != 1 else ''}"
-        parts = [f"{self.added} added"]
-        if self.previously_imported:
-            parts.append(f"{self.updated} updated")
-        parts += [f"{self.merged} merged", f"{self.unchanged} already present"]
-        if self.skipped:
-            parts.append(f"{self.skipped} skipped")
-        if self.previously_imported:
-            parts.append(f"{self.missing} missing since last import")
-        line = f"{name} ({self.format}): " + ", ".join(parts)
-        changed = self.added or self.merged or self.updated
-        if not changed and self.unchanged and not self.skipped:
-            line += " - nothing new"
-        return line
-
-
-@dataclass
-class ImportReport:
-    files: list[FileReport] = field(default_factory=list)
-    changes: Changes = field(default_factory=Changes)
-
-    @property
-    def added(self) -> int:
-        return sum(f.added for f in self.files)
-
-    @property
-    def failed(self) -> bool:
-        return any(f.error for f in self.files)
-
-    def summary(self) -> str:
-        return "\n".join(f.summary() for f in self.files)
-
-
-@dataclass
-class _Plan:
-    """What one file will do to the library, decided before anything is written."""
-
-    new_records: list[PaperRecord] = field(default_factory=list)
-    new_keys: list[dict[str, str]] = field(default_factory=list)  # match keys of new_records
-    updates: dict[int, dict[str, object]] = field(default_factory=dict)
-    present_ids: list[int] = field(default_factory=list)
-    unchanged: int = 0
-    updated: int = 0  # of `updates`, those to papers an earlier import of the file brought
+__all__ = [
+    "FilePlan",
+    "FileReport",
+    "ImportReport",
+    "commit",
+    "import_files",
+    "index_import",
+    "plan_file",
+    "withdraw",
+]
 
 
 def import_files(
@@ -102,6 +45,7 @@ def import_files(
     progress: Progress | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> ImportReport:
+    """Plan and commit each file in turn, on this thread (the command line's way)."""
     report = ImportReport()
     for number, path in enumerate(paths, start=1):
         if progress:
@@ -121,35 +65,132 @@ def import_file(
     cancelled: Callable[[], bool] | None = None,
 ) -> tuple[FileReport, Changes]:
     """Import one file; errors are reported, never raised, and never half-applied."""
+    for _attempt in range(PLAN_ATTEMPTS):
+        try:
+            plan = plan_file(desk, path, progress, cancelled)
+            return commit(desk, plan, progress, cancelled)
+        except Cancelled:
+            return cancelled_report(path), Changes()
+        except StalePlanError as error:
+            log.info("planning %s again: %s", path, error)
     report = FileReport(file=str(path))
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        report.error = f"cannot read the file: {error.strerror}"
+    report.error = "the library kept changing while this file was being imported; try again"
+    return report, Changes()
+
+
+def cancelled_report(path: Path) -> FileReport:
+    report = FileReport(file=str(path))
+    report.error = "cancelled; nothing from this file was imported"
+    return report
+
+
+def commit(
+    desk: Desk,
+    plan: FilePlan,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    index: bool = True,
+) -> tuple[FileReport, Changes]:
+    """Write a plan (on the writer thread), then index what it added or changed, unless
+    `index` is false (the GUI indexes as a job of its own: `index_import`).
+
+    StalePlanError when the library changed under the plan: plan the file again.
+    Cancelled when `cancelled()` turns true before the write ends: nothing was written.
+    The Changes name the import's history entry (`withdraw` undoes it).
+    """
+    report = plan.report
+    if report.error:
         return report, Changes()
-    try:
-        result = read_file(path)
-    except BackupFileError:
-        return _restore(desk, path, report, progress)
-    except PaperdeskError as error:
-        report.error = str(error).removeprefix(f"{path}: ")
-        return report, Changes()
-    report.format, report.label = result.format, result.label
-    report.problems = [str(p) for p in result.problems]
-    report.skipped = len(result.problems)
-    try:
-        changes = _apply(desk, path, data, result, report, progress, cancelled)
-    except Cancelled:
-        report.error = "cancelled; nothing from this file was imported"
-        return report, Changes()
+    if plan.is_backup:
+        return _restore(desk, plan.path, report, progress)
+    name = plan.path.name
+    batch = BatchRecord(
+        label=report.label,
+        file_name=name,
+        sha256=plan.sha256,
+        format=report.format,
+        added=report.added,
+        merged=report.merged + report.updated,
+        unchanged=report.unchanged,
+        skipped=report.skipped,
+    )
+    description = f"Import {name}"
+    new_papers = [
+        NewPaper(record, keys, key)
+        for record, keys, key in zip(
+            plan.new_records, plan.new_keys, plan.citation_keys, strict=True
+        )
+    ]
+    new_ids = desk.library.imports.commit(
+        description,
+        new_papers,
+        updates=plan.updates,
+        batch=batch,
+        present_ids=plan.present_ids,
+        basis=plan.basis,
+        cancelled=cancelled,
+    )
+    report.added_ids = new_ids
+    # An entry merged into a paper an earlier entry added names it now that it has an id.
+    report.matches = [
+        EntryMatch(m.line, new_ids[-m.paper_id - 1], m.outcome, m.evidence) if m.paper_id < 0 else m
+        for m in report.matches
+    ]
+    if report.previously_imported:
+        report.missing = len(plan.previous_ids - {*plan.present_ids, *new_ids})
+    updated = [i for i in plan.updates if i > 0]
+    changes = Changes(
+        description,
+        ids_of([*new_ids, *updated]),
+        papers_added_or_removed=bool(new_ids),
+        imports=True,
+        history_id=desk.library.history.recent(1)[0].id,
+    )
+    if index:
+        index_import(desk, report, changes, progress)
     return report, changes
+
+
+def index_import(
+    desk: Desk,
+    report: FileReport,
+    changes: Changes,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> None:
+    """Make a committed import searchable: its new papers, and the papers it merged into.
+
+    Cancelled (the index unchanged) when `cancelled()` turns true; `withdraw` then takes
+    the import back, or the index catches up when the library next opens.
+    """
+    name = Path(report.file).name
+
+    def indexing_progress(done: int) -> None:
+        if progress:
+            progress(done, len(report.added_ids), f"Indexing {name}")
+
+    indexing_progress(0)
+    behind = desk.index_behind  # papers a bulk edit left to re-index keep the stamp old
+    indexing.add_new(
+        desk.library, desk.index, report.added_ids, indexing_progress, cancelled, behind
+    )
+    merged = changes.paper_ids - set(report.added_ids)
+    indexing.sync_changes(desk.library, desk.index, Changes(paper_ids=merged), behind)
+
+
+def withdraw(desk: Desk, changes: Changes) -> Changes | None:
+    """Undo an import the user cancelled after it was written, if nothing was done since
+    (then the import is what Undo would undo); None when it had to stay."""
+    newest = desk.library.history.recent(1)
+    if not newest or newest[0].id != changes.history_id or newest[0].undone:
+        return None
+    return history.undo(desk)
 
 
 def _restore(
     desk: Desk, path: Path, report: FileReport, progress: Progress | None
 ) -> tuple[FileReport, Changes]:
     """A paperdesk backup is restored whole (into an empty library), not merged."""
-    report.format = BACKUP
 
     def indexing_progress(done: int, total: int) -> None:
         if progress:
@@ -160,115 +201,5 @@ def _restore(
     except PaperdeskError as error:
         report.error = str(error).removeprefix(f"{path}: ")
         return report, Changes()
-    report.added = len(changes.paper_ids)
+    report.added = report.read = len(changes.paper_ids)
     return report, changes
-
-
-def _apply(
-    desk: Desk,
-    path: Path,
-    data: bytes,
-    result: ReadResult,
-    report: FileReport,
-    progress: Progress | None,
-    cancelled: Callable[[], bool] | None,
-) -> Changes:
-    library = desk.library
-    previous = [b for b in library.imports.batches() if b.file_name == path.name]
-    last_time = set(library.imports.batch_paper_ids(previous[-1].id)) if previous else set()
-    its_own = library.imports.papers_first_imported_from(path.name) if previous else set()
-    plan = _plan(desk, result.records, its_own)
-    report.added = len(plan.new_records)
-    report.updated = plan.updated
-    report.merged = len(plan.updates) - plan.updated
-    report.unchanged = plan.unchanged
-    if cancelled and cancelled():
-        raise Cancelled
-    batch = BatchRecord(
-        label=result.label,
-        file_name=path.name,
-        sha256=hashlib.sha256(data).hexdigest(),
-        format=result.format,
-        added=report.added,
-        merged=report.merged + report.updated,
-        unchanged=report.unchanged,
-        skipped=report.skipped,
-    )
-    description = f"Import {path.name}"
-    new_ids = library.imports.commit(
-        description,
-        plan.new_records,
-        keys=plan.new_keys,
-        updates=plan.updates,
-        batch=batch,
-        present_ids=plan.present_ids,
-        cancelled=cancelled,
-    )
-    if previous:
-        report.previously_imported = True
-        report.missing = len(last_time - {*plan.present_ids, *new_ids})
-
-    def indexing_progress(done: int) -> None:
-        if progress:
-            progress(done, len(new_ids), f"Indexing {path.name}")
-
-    indexing_progress(0)
-    indexing.add_new(library, desk.index, new_ids, indexing_progress)
-    indexing.sync_changes(library, desk.index, Changes(paper_ids=ids_of(plan.updates)))
-    return Changes(
-        description,
-        ids_of([*new_ids, *plan.updates]),
-        papers_added_or_removed=bool(new_ids),
-        imports=True,
-    )
-
-
-def _plan(desk: Desk, records: Sequence[PaperRecord], its_own: set[int]) -> _Plan:
-    """Decide for each record: new paper, merge into an existing one, or unchanged.
-
-    Exact keys first; a record they miss is compared with similar abstracts. Papers the
-    file brought in the first place (`its_own`) take its newer version's abstract.
-    """
-    matcher = Matcher.from_library_keys(
-        desk.library.papers.match_keys(), desk.library.papers.venues()
-    )
-    similar = ImportNearDuplicates(desk.library.papers.match_texts)
-    plan = _Plan()
-    # negative ids: new papers earlier in this same file, with their match keys
-    pending: dict[int, tuple[PaperRecord, dict[str, str]]] = {}
-    matched: dict[int, list[PaperRecord]] = {}
-    for record in records:
-        keys = record_keys(record)
-        found = matcher.find(keys)
-        if found is None:
-            near = similar.find(record)
-            found = near if near is not None and matcher.compatible(near[0], keys) else None
-        if found is None:
-            temporary_id = -(len(pending) + 1)
-            pending[temporary_id] = (record, keys)
-            matcher.add(temporary_id, keys)
-            similar.add(temporary_id, record)
-        elif found[0] > 0:
-            matched.setdefault(found[0], []).append(record)
-        # a record matching an earlier record of the same file is a duplicate within it
-    plan.new_records = [record for record, _ in pending.values()]
-    plan.new_keys = [keys for _, keys in pending.values()]
-    stored = desk.library.papers.stored_values(list(matched))
-    for paper_id, incoming in matched.items():
-        plan.present_ids.append(paper_id)
-        row = stored[paper_id]
-        # Two records of one file on one paper (a workshop and a conference version
-        # with one title) give it no single newer text: they merge as any source does.
-        revised = paper_id in its_own and len(incoming) == 1
-        rule = revision_updates if revised else merge_updates
-        changed: dict[str, object] = {}
-        for record in incoming:
-            updates = rule({**row, **changed}, record)
-            changed.update(updates)
-        if changed:
-            plan.updates[paper_id] = changed
-            if paper_id in its_own:
-                plan.updated += 1
-        else:
-            plan.unchanged += 1
-    return plan

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from paperdesk.core.changes import Changes
+from paperdesk.core.errors import Cancelled
 from paperdesk.core.models import Paper
 from paperdesk.search.index import FullTextIndex
 from paperdesk.search.schema import IndexDocument
@@ -90,15 +91,25 @@ def add_new(
     index: FullTextIndex,
     ids: Sequence[int],
     progress: Callable[[int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    behind: set[int] | None = None,
 ) -> None:
-    """Index newly imported papers, loading them from the database a chunk at a time."""
+    """Index newly imported papers, loading them from the database a chunk at a time.
+
+    Cancelled, with nothing added to the index, when `cancelled()` turns true. While
+    `behind` (papers a bulk change left to re-index) is not empty, the stamp stays old.
+    """
 
     def documents() -> Iterator[IndexDocument]:
         for start in range(0, len(ids), 2000):
-            yield from documents_for(library.papers.get_many(ids[start : start + 2000]))
+            for position, paper in enumerate(library.papers.get_many(ids[start : start + 2000])):
+                # Every 50 papers: a cancel is answered in well under a second.
+                if cancelled is not None and position % 50 == 0 and cancelled():
+                    raise Cancelled
+                yield document_for(paper)
 
     if ids:
-        index.add(documents(), library.generation(), progress)
+        index.add(documents(), None if behind else library.generation(), progress)
     else:
         index.mark_current(library.generation())
 

@@ -1,105 +1,165 @@
-"""Recognising a record as a paper the library already has.
+"""Recognising an imported record as a paper the library, or the file, already has.
 
 Exact keys in order of trust: DOI, arXiv id, OpenReview id, normalised real title,
-content fingerprint (the abstract). Keys live in dictionaries built once per import,
-so matching 100,000 records is a dictionary lookup each, never a scan.
+content fingerprint (the abstract); then, for a record they all miss, an abstract
+similar enough (services/near_duplicates.py). An identifier merges on its own. A
+title, an abstract or a similar text merges only when nothing contradicts it
+(core/evidence.py: years, authors, venues, entry types, volume and pages), and an
+abstract match also needs the real titles, where both have one, to agree (scrapers
+copy one abstract onto another paper). A weak match that something contradicts is
+no match: the record becomes its own paper, and the report says why.
 
-The weak keys (title, abstract) are vetoed by contrary evidence: two known venues that
-differ (an ICLR entry and an ICML entry sharing a title are two records), or, for an
-abstract, two different real titles (scrapers sometimes copy one abstract onto another
-paper). Identifiers are never vetoed: a DOI names one work.
+The library is looked up a chunk of records at a time with indexed queries, so
+matching a file never loads the library's keys into memory; the file's own records
+are remembered in dictionaries as they become new papers (a file may list one
+paper twice).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
+from paperdesk.core.evidence import Evidence, contradictions, evidence_of
 from paperdesk.core.models import PaperRecord
-from paperdesk.core.text import fingerprint, normalise_for_matching
-from paperdesk.core.venues import find_venue
-from paperdesk.store.papers import MatchKeys
+from paperdesk.core.text import fingerprint, title_key
+from paperdesk.services.near_duplicates import ImportNearDuplicates
+from paperdesk.store.library import Library
 
 KEY_KINDS = ("doi", "arxiv", "openreview", "title", "fingerprint")
-WEAK_KINDS = ("title", "fingerprint")
+IDENTIFIER_KINDS = frozenset({"doi", "arxiv", "openreview"})
+KEY_REASONS = {
+    "doi": "same DOI",
+    "arxiv": "same arXiv id",
+    "openreview": "same OpenReview id",
+    "title": "same title",
+    "fingerprint": "same abstract",
+}
+
+Keys = dict[str, str]
+#: What matching knows of a paper or an earlier record: its evidence and real-title key.
+Known = tuple[Evidence, str]
 
 
-def known_venue(venue: str | None) -> str:
-    """The short name of a venue paperdesk knows ("ICML"), else "" (no evidence)."""
-    found = find_venue(venue) if venue else None
-    return found.short_name if found else ""
-
-
-def record_keys(record: PaperRecord) -> dict[str, str]:
+def record_keys(record: PaperRecord) -> Keys:
     keys = {
         "doi": (record.ids.doi or "").lower(),
         "arxiv": record.ids.arxiv or "",
         "openreview": record.ids.openreview or "",
-        "title": "" if record.title_is_derived else normalise_for_matching(record.title),
+        "title": title_key(record.title, record.title_is_derived),
         "fingerprint": fingerprint(record.title, record.abstract),
-        "venue": known_venue(record.venue),
     }
     return {kind: value for kind, value in keys.items() if value}
 
 
-class Matcher:
-    """Maps each key kind to the paper ids that hold it (oldest first).
+def record_evidence(record: PaperRecord) -> Evidence:
+    return evidence_of(
+        record.year, record.authors, record.venue, record.entry_type, record.raw_fields
+    )
 
-    Several papers may share a weak key (one title at two venues), so each value keeps
-    a list and `find` takes the first paper the record does not contradict.
+
+@dataclass(frozen=True)
+class Match:
+    """The paper a record is (a library id, or -n for the file's n-th new paper), and why."""
+
+    target: int
+    evidence: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What matching found for one record: a match, or none, and the weak matches that
+    contrary evidence ruled out (each "same title as <target>, but years ...")."""
+
+    match: Match | None
+    kept_apart: tuple[tuple[int, str], ...] = ()
+
+
+class Matcher:
+    """Matches the records of one file, in order, against the library and each other.
+
+    Call `prepare` with a chunk of records' keys before `find` on each of them; tell
+    `add` about every record that became a new paper, with its temporary id (-1, -2...).
     """
 
-    def __init__(self) -> None:
-        self._by_kind: dict[str, dict[str, list[int]]] = {kind: {} for kind in KEY_KINDS}
-        self._venues: dict[int, str] = {}
-        self._titles: dict[int, str] = {}
+    def __init__(self, library: Library, pending: Callable[[int], PaperRecord]) -> None:
+        self._library = library
+        self._pending = pending  # a temporary id -> the record that became that new paper
+        self._library_holders: dict[tuple[str, str], list[int]] = {}
+        self._file_holders: dict[tuple[str, str], list[int]] = {}
+        self._known: dict[int, Known] = {}
+        self._similar = ImportNearDuplicates(library.papers.match_texts)
 
-    @classmethod
-    def from_library_keys(
-        cls,
-        rows: Iterable[MatchKeys],
-        venues: Mapping[int, str | None],
-    ) -> Matcher:
-        """A matcher over the library's papers (`venues`: paper id -> stored venue)."""
-        matcher = cls()
-        for paper_id, fp, doi, arxiv, openreview, title_key in rows:
-            matcher.add(
-                paper_id,
-                {
-                    "fingerprint": fp,
-                    "doi": (doi or "").lower(),
-                    "arxiv": arxiv or "",
-                    "openreview": openreview or "",
-                    "title": title_key or "",
-                    "venue": known_venue(venues.get(paper_id)),
-                },
-            )
-        return matcher
+    def prepare(self, chunk: Sequence[Keys]) -> None:
+        """Look up a chunk's keys in the library at once (and what the holders say)."""
+        self._library_holders.clear()
+        self._known = {i: k for i, k in self._known.items() if i < 0}
+        for kind in KEY_KINDS:
+            values = {keys[kind] for keys in chunk if kind in keys}
+            if values:
+                for value, ids in self._library.papers.holders(kind, values).items():
+                    self._library_holders[(kind, value)] = ids
+        weak = {
+            paper_id
+            for (kind, _value), ids in self._library_holders.items()
+            if kind not in IDENTIFIER_KINDS
+            for paper_id in ids
+        }
+        self._known.update(self._library.papers.evidence(weak))
 
-    def add(self, paper_id: int, keys: dict[str, str]) -> None:
-        if keys.get("venue"):
-            self._venues[paper_id] = keys["venue"]
-        if keys.get("title"):
-            self._titles[paper_id] = keys["title"]
+    def find(self, keys: Keys, record: PaperRecord) -> Verdict:
+        evidence = record_evidence(record)
+        kept_apart: list[tuple[int, str]] = []
+        for kind in KEY_KINDS:
+            value = keys.get(kind)
+            if not value:
+                continue
+            for target in self._holders(kind, value):
+                if kind in IDENTIFIER_KINDS:
+                    return Verdict(Match(target, KEY_REASONS[kind]), tuple(kept_apart))
+                reasons = self._contrary(target, kind, keys, evidence)
+                if not reasons:
+                    return Verdict(Match(target, KEY_REASONS[kind]), tuple(kept_apart))
+                if all(target != apart for apart, _ in kept_apart):
+                    kept_apart.append((target, f"{KEY_REASONS[kind]}, but {', '.join(reasons)}"))
+        similar = self._similar.find(record)
+        if similar is not None:
+            target, score = similar
+            if target not in self._known:
+                self._known.update(self._library.papers.evidence([target]))
+            reasons = self._contrary(target, "similar", keys, evidence)
+            why = f"similar text ({score:.2f})"
+            if not reasons:
+                return Verdict(Match(target, why), tuple(kept_apart))
+            if all(target != apart for apart, _ in kept_apart):
+                kept_apart.append((target, f"{why}, but {', '.join(reasons)}"))
+        return Verdict(None, tuple(kept_apart))
+
+    def add(self, temporary_id: int, keys: Keys) -> None:
+        """A record became a new paper: later records of the file may match it."""
         for kind in KEY_KINDS:
             value = keys.get(kind)
             if value:
-                holders = self._by_kind[kind].setdefault(value, [])
-                if paper_id not in holders:
-                    holders.append(paper_id)
+                self._file_holders.setdefault((kind, value), []).append(temporary_id)
 
-    def find(self, keys: dict[str, str]) -> tuple[int, str] | None:
-        """The matching paper id and the kind of key that matched, most trusted first."""
-        for kind in KEY_KINDS:
-            value = keys.get(kind)
-            for paper_id in self._by_kind[kind].get(value, ()) if value else ():
-                if kind not in WEAK_KINDS or self.compatible(paper_id, keys):
-                    return paper_id, kind
-        return None
+    def _holders(self, kind: str, value: str) -> list[int]:
+        return [
+            *self._library_holders.get((kind, value), ()),
+            *self._file_holders.get((kind, value), ()),
+        ]
 
-    def compatible(self, paper_id: int, keys: dict[str, str]) -> bool:
-        """False when the record and the paper contradict each other (see module doc)."""
-        theirs, ours = self._venues.get(paper_id), keys.get("venue")
-        if theirs and ours and theirs != ours:
-            return False
-        their_title, our_title = self._titles.get(paper_id), keys.get("title")
-        return not (their_title and our_title and their_title != our_title)
+    def _contrary(self, target: int, kind: str, keys: Keys, evidence: Evidence) -> list[str]:
+        theirs, their_title = self._known_of(target)
+        reasons = list(contradictions(evidence, theirs))
+        our_title = keys.get("title", "")
+        if kind != "title" and our_title and their_title and our_title != their_title:
+            reasons.append("different titles")
+        return reasons
+
+    def _known_of(self, target: int) -> Known:
+        known = self._known.get(target)
+        if known is None:  # an earlier record of this file
+            record = self._pending(target)
+            keys = record_keys(record)
+            known = self._known[target] = (record_evidence(record), keys.get("title", ""))
+        return known

@@ -29,6 +29,19 @@ def _incoming_values(record: PaperRecord) -> dict[str, Any]:
     }
 
 
+def as_stored(record: PaperRecord) -> dict[str, Any]:
+    """A record's values as a stored paper holds them, for merging another record in."""
+    return {
+        **_incoming_values(record),
+        "title": record.title,
+        "title_is_derived": record.title_is_derived,
+        "authors": tuple(record.authors),
+        "abstract": record.abstract,
+        "raw_fields": json.dumps([list(pair) for pair in record.raw_fields]),
+        "alternatives": "{}",
+    }
+
+
 def merge_updates(stored: dict[str, Any], record: PaperRecord) -> dict[str, Any]:
     """Column updates that bring `record`'s knowledge into the stored row (may be empty)."""
     updates: dict[str, Any] = {}

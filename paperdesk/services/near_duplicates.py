@@ -161,28 +161,22 @@ TextRows = Iterable[tuple[int, str, bool, str]]
 
 
 class ImportNearDuplicates:
-    """Near-duplicate lookup during one import: the library's papers, then the file's own.
+    """Near-duplicate lookup during one import, among the library's papers.
 
     The library is read only when the first record fails its exact keys, so re-importing
-    a file costs nothing here. Answers have the shape of `Matcher.find`.
+    a file costs nothing here. A file's own records are not compared with each other:
+    two entries of one file whose texts merely look alike are two entries, which
+    `paperdesk duplicates` offers if the user wants them joined.
     """
-
-    KIND = "similar text"
 
     def __init__(self, library_texts: Callable[[], TextRows]) -> None:
         self._library_texts = library_texts
         self._index: NearDuplicateIndex | None = None
 
-    def find(self, record: PaperRecord) -> tuple[int, str] | None:
-        found = self._loaded().best_match(
+    def find(self, record: PaperRecord) -> tuple[int, float] | None:
+        """The most similar library paper and its similarity, if any reaches the threshold."""
+        return self._loaded().best_match(
             real_title(record.title, record.title_is_derived), record.abstract
-        )
-        return (found[0], self.KIND) if found else None
-
-    def add(self, paper_id: int, record: PaperRecord) -> None:
-        """Index a record that became a new paper, so later records of the file meet it."""
-        self._loaded().add(
-            paper_id, real_title(record.title, record.title_is_derived), record.abstract
         )
 
     def _loaded(self) -> NearDuplicateIndex:

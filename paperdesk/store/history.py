@@ -10,9 +10,10 @@ from sqlalchemy import Connection, Row, select, update
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.models import HistoryEntry, UndoLabels
 from paperdesk.store.database import SubStore, bump_generation
-from paperdesk.store.journal import Step, apply_states, steps_from_json
+from paperdesk.store.journal import Journal, Step, apply_states, steps_from_json, steps_to_json
+from paperdesk.store.papers import rows_with_links
 from paperdesk.store.shortlists import shortlist_members
-from paperdesk.store.tables import history_t
+from paperdesk.store.tables import history_t, papers_t
 from paperdesk.store.tags import papers_with_tags
 
 
@@ -43,6 +44,13 @@ class HistoryStore(SubStore):
                 select(history_t.c.payload).where(history_t.c.id == entry.id)
             )
             steps = steps_from_json(str(payload))
+            if undo and any(step.added_ids for step in steps):
+                steps = _with_added_rows(connection, steps)
+                connection.execute(
+                    update(history_t)
+                    .where(history_t.c.id == entry.id)
+                    .values(payload=steps_to_json(steps))
+                )
             touched_before = _papers_touched(connection, steps)
             apply_states(connection, steps, undo=undo)
             touched_after = _papers_touched(connection, steps)
@@ -70,7 +78,7 @@ def _entry(row: Row[Any]) -> HistoryEntry:
 def _candidate(connection: Connection, *, undone: bool) -> HistoryEntry | None:
     """The next action to undo (the newest done) or redo (the oldest undone).
 
-    Only journaled actions count: an import's row records that it happened but holds
+    Only journaled actions count: a restore's row records that it happened but holds
     no journal, so undo steps over it.
     """
     order = history_t.c.id.asc() if undone else history_t.c.id.desc()
@@ -82,6 +90,26 @@ def _candidate(connection: Connection, *, undone: bool) -> HistoryEntry | None:
     )
     row = connection.execute(query).first()
     return _entry(row) if row else None
+
+
+def _with_added_rows(connection: Connection, steps: Sequence[Step]) -> list[Step]:
+    """An import's steps with its new papers read into ordinary steps (see Step).
+
+    Undo deletes those rows, and a redo puts back what undo read; from then on the
+    import's history row is an ordinary journal.
+    """
+    journal = Journal(connection)
+    expanded: list[Step] = []
+    for step in steps:
+        if step.added_ids is None:
+            expanded.append(step)
+            continue
+        first, last = step.added_ids
+        ids = list(
+            connection.scalars(select(papers_t.c.id).where(papers_t.c.id.between(first, last)))
+        )
+        expanded.extend(rows_with_links(journal, ids))
+    return expanded
 
 
 def _adds_or_removes_papers(steps: Sequence[Step]) -> bool:

@@ -2,25 +2,68 @@
 
 An import writes with executemany over chunks, never one ORM object per row, and a
 whole file lands in one transaction or not at all (DESIGN §3: imports are atomic per
-file). It is recorded in the history but not journaled row by row, so it is not undone.
+file). It is one undoable action, journaled without copying its new rows (`commit`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, and_, func, insert, select, update
 
-from paperdesk.core.errors import Cancelled
+from paperdesk.core.errors import Cancelled, StalePlanError
 from paperdesk.core.models import ImportBatch, PaperRecord
-from paperdesk.core.text import fingerprint, normalise_for_matching
+from paperdesk.core.text import fingerprint, title_key
 from paperdesk.store.database import SubStore
 from paperdesk.store.papers import touch
-from paperdesk.store.tables import authors_t, batch_papers_t, batches_t, now, papers_t, state_t
+from paperdesk.store.tables import (
+    authors_t,
+    batch_papers_t,
+    batches_t,
+    chunked,
+    now,
+    papers_t,
+    state_t,
+)
+
+#: New papers written per executemany round (a cancel is noticed between rounds).
+INSERT_CHUNK = 2000
+
+
+@dataclass(frozen=True)
+class NewPaper:
+    """A record to store as a new paper, with what the import decided for it.
+
+    `keys` are its match keys (services.matching.record_keys: "fingerprint" always,
+    "title" for a real title), computed once while planning.
+    """
+
+    record: PaperRecord
+    keys: Mapping[str, str]
+    citation_key: str | None = None
+
+    @classmethod
+    def of(cls, record: PaperRecord) -> NewPaper:
+        """A record stored as it is, with its own key (tests, and code that matched nothing)."""
+        keys = {
+            "fingerprint": fingerprint(record.title, record.abstract),
+            "title": title_key(record.title, record.title_is_derived),
+        }
+        return cls(record, {k: v for k, v in keys.items() if v}, record.citation_key)
+
+
+@dataclass
+class PlanBasis:
+    """The library an import was planned against: how many papers, the highest id, and
+    when each paper it merges into was last changed."""
+
+    count: int
+    last_id: int
+    updated: dict[int, datetime] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -63,29 +106,68 @@ class ImportStore(SubStore):
         with self._db.read() as connection:
             return set(connection.scalars(query))
 
+    def basis(self) -> PlanBasis:
+        """What an import plan assumes of the library (checked again at commit)."""
+        with self._db.snapshot() as connection:
+            count, last = connection.execute(
+                select(func.count(), func.coalesce(func.max(papers_t.c.id), 0))
+            ).one()
+        return PlanBasis(int(count), int(last))
+
     def commit(
         self,
         description: str,
-        records: Sequence[PaperRecord],
+        new_papers: Sequence[NewPaper | PaperRecord],
         *,
-        keys: Sequence[Mapping[str, str]] | None = None,
         updates: Mapping[int, Mapping[str, Any]] | None = None,
         batch: BatchRecord | None = None,
         present_ids: Sequence[int] = (),
+        basis: PlanBasis | None = None,
         cancelled: Callable[[], bool] | None = None,
     ) -> list[int]:
-        """Write one file's import in one transaction; returns the new papers' ids.
+        """Write one file's import in one transaction, as one undoable action; returns
+        the new papers' ids, in order.
 
-        `records` become new papers (`keys`: their match keys, when already computed);
-        `updates` are merged values for existing papers; `batch` records the file with
-        the papers it held (`present_ids` and the new ones). Cancelled when `cancelled()`
-        turns true, and then nothing was written.
+        `updates` are merged values by paper id; a negative id -n is the n-th new paper.
+        `batch` records the file with the papers it held (`present_ids` and the new
+        ones). StalePlanError when the library is not as `basis` says (plan again);
+        Cancelled when `cancelled()` turns true. Either way nothing was written.
+
+        Undo deletes the new papers and puts the merged papers back as they were; the
+        journal holds only the merged papers' former values and the new papers' id
+        range (store/journal.py Step), never a copy of every new row.
         """
-        with self._db.action(description, undoable=False) as w:
-            new_ids = _insert_papers(w.connection, records, keys)
-            _update_papers(w.connection, updates or {})
+        updates = updates or {}
+        papers = [p if isinstance(p, NewPaper) else NewPaper.of(p) for p in new_papers]
+        with self._db.action(description) as w:
+            connection = w.connection
+            if basis is not None:
+                _check_basis(connection, basis)
+            first_id = _next_paper_id(connection)
+            new_ids = list(range(first_id, first_id + len(papers)))
+            resolved = {(new_ids[-i - 1] if i < 0 else i): v for i, v in updates.items()}
+            existing = [i for i in resolved if i < first_id]
+            with (
+                w.journal.tracked_ids(papers_t, "id", existing),
+                w.journal.tracked_ids(state_t, "paper_id", existing, only=["updated"]),
+                w.journal.tracked_ids(authors_t, "paper_id", existing),
+            ):
+                _insert_papers(connection, papers, first_id, cancelled)
+                _update_papers(connection, resolved)
             if batch is not None:
-                record_batch(w.connection, batch, [*present_ids, *new_ids])
+                last_batch = connection.scalar(select(func.coalesce(func.max(batches_t.c.id), 0)))
+                # The batch's links to the papers already there; those to the new
+                # papers go with them (foreign keys), unjournaled.
+                old_links = and_(
+                    batch_papers_t.c.batch_id > last_batch, batch_papers_t.c.paper_id < first_id
+                )
+                with (
+                    w.journal.tracked(batches_t, batches_t.c.id > last_batch),
+                    w.journal.tracked(batch_papers_t, old_links),
+                ):
+                    record_batch(connection, batch, [*present_ids, *new_ids])
+            if new_ids:
+                w.journal.added_papers(new_ids[0], new_ids[-1])
             if cancelled is not None and cancelled():
                 raise Cancelled  # leaving the block by an exception rolls the whole file back
         return new_ids
@@ -108,24 +190,13 @@ def record_batch(connection: Connection, batch: BatchRecord, paper_ids: Sequence
     return batch_id
 
 
-def _paper_values(
-    record: PaperRecord, stamp: datetime, keys: Mapping[str, str] | None = None
-) -> dict[str, Any]:
-    """Column values for a new paper row made from an imported record.
-
-    `keys` are the record's match keys when the caller already computed them
-    (services.matching.record_keys): normalising a 2,000-character abstract twice
-    per paper is a measurable part of a 100,000-paper import.
-    """
-    if keys is None:
-        title_key = None if record.title_is_derived else normalise_for_matching(record.title)
-        content_key = fingerprint(record.title, record.abstract)
-    else:
-        title_key, content_key = keys.get("title"), keys["fingerprint"]
+def _paper_values(paper: NewPaper, stamp: datetime) -> dict[str, Any]:
+    """Column values for a new paper row made from an imported record."""
+    record, keys = paper.record, paper.keys
     return {
         "title": record.title,
         "title_is_derived": record.title_is_derived,
-        "title_key": title_key,
+        "title_key": keys.get("title"),
         "venue": record.venue,
         "year": record.year,
         "abstract": record.abstract,
@@ -134,9 +205,9 @@ def _paper_values(
         "openreview": record.ids.openreview,
         "url": record.ids.url,
         "entry_type": record.entry_type,
-        "citation_key": None,
+        "citation_key": paper.citation_key,
         "added": stamp,
-        "fingerprint": content_key,
+        "fingerprint": keys["fingerprint"],
         "raw_fields": json.dumps([list(pair) for pair in record.raw_fields]),
         "alternatives": "{}",
     }
@@ -144,22 +215,23 @@ def _paper_values(
 
 def _insert_papers(
     connection: Connection,
-    records: Sequence[PaperRecord],
-    keys: Sequence[Mapping[str, str]] | None = None,
-) -> list[int]:
-    """Insert new papers with their authors; returns their ids in the records' order.
+    papers: Sequence[NewPaper],
+    first_id: int,
+    cancelled: Callable[[], bool] | None,
+) -> None:
+    """Insert new papers with their authors, ids `first_id`, `first_id + 1`... in order.
 
-    `keys`, when given, are the records' precomputed match keys (see _paper_values).
+    Explicit ids let the papers and their authors go in as two executemany calls a
+    chunk; a cancel is noticed between chunks.
     """
     stamp = now()
-    ids: list[int] = []
-    for start in range(0, len(records), 2000):
-        chunk = records[start : start + 2000]
-        first_id = _next_paper_id(connection)
-        chunk_keys = keys[start : start + 2000] if keys is not None else [None] * len(chunk)
+    for start in range(0, len(papers), INSERT_CHUNK):
+        if cancelled is not None and cancelled():
+            raise Cancelled
+        chunk = papers[start : start + INSERT_CHUNK]
         rows = [
-            {"id": first_id + offset, **_paper_values(record, stamp, record_keys)}
-            for offset, (record, record_keys) in enumerate(zip(chunk, chunk_keys, strict=True))
+            {"id": first_id + start + offset, **_paper_values(paper, stamp)}
+            for offset, paper in enumerate(chunk)
         ]
         connection.execute(insert(papers_t), rows)
         # Every paper has its state row: new, unrated, changed when it was added.
@@ -172,13 +244,11 @@ def _insert_papers(
         )
         author_rows = [
             {"paper_id": row["id"], "position": position, "name": name}
-            for row, record in zip(rows, chunk, strict=True)
-            for position, name in enumerate(record.authors)
+            for row, paper in zip(rows, chunk, strict=True)
+            for position, name in enumerate(paper.record.authors)
         ]
         if author_rows:
             connection.execute(insert(authors_t), author_rows)
-        ids.extend(row["id"] for row in rows)
-    return ids
 
 
 def _update_papers(connection: Connection, updates: Mapping[int, Mapping[str, Any]]) -> None:
@@ -196,6 +266,19 @@ def _update_papers(connection: Connection, updates: Mapping[int, Mapping[str, An
                 insert(authors_t),
                 [{"paper_id": paper_id, "position": i, "name": n} for i, n in enumerate(authors)],
             )
+
+
+def _check_basis(connection: Connection, basis: PlanBasis) -> None:
+    """StalePlanError unless the papers and the merge targets are as planned."""
+    count, last = connection.execute(
+        select(func.count(), func.coalesce(func.max(papers_t.c.id), 0))
+    ).one()
+    if (count, last) != (basis.count, basis.last_id):
+        raise StalePlanError("papers were added or removed while the import was planned")
+    for chunk in chunked(list(basis.updated)):
+        query = select(state_t.c.paper_id, state_t.c.updated).where(state_t.c.paper_id.in_(chunk))
+        if dict(connection.execute(query).all()) != {i: basis.updated[i] for i in chunk}:
+            raise StalePlanError("a paper the import merges into changed meanwhile")
 
 
 def _next_paper_id(connection: Connection) -> int:

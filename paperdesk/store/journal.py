@@ -44,9 +44,18 @@ _ABSENT = {"$absent": True}
 
 @dataclass
 class Step:
+    """Rows of one table before and after an action.
+
+    An import's new papers are not journaled row by row (100,000 of them would double
+    the database): `added_ids` names their id range instead, with empty `before` and
+    `after`, and undoing the import first reads those rows into ordinary steps
+    (`history.HistoryStore`), so redo can put them back.
+    """
+
     table: str
     before: list[Row]
     after: list[Row]
+    added_ids: tuple[int, int] | None = None
 
 
 @dataclass
@@ -83,6 +92,10 @@ class Journal:
         after = [dict(r._mapping) for r in self.connection.execute(select(table).where(where))]
         self._add(table, before, after)
 
+    def rows(self, table: Table, column: str, ids: Sequence[int]) -> list[Row]:
+        """Every row of `table` whose `column` is in `ids`, as the journal keeps rows."""
+        return self._rows_by_ids(table, column, ids, None)
+
     def _rows_by_ids(
         self, table: Table, column: str, ids: Sequence[int], only: Sequence[str] | None
     ) -> list[Row]:
@@ -96,8 +109,16 @@ class Journal:
         if before != after:
             self.steps.append(Step(table.name, before, after))
 
+    def added_papers(self, first_id: int, last_id: int) -> None:
+        """Papers `first_id`..`last_id` are new: undo deletes them (see Step)."""
+        self.steps.append(Step("papers", [], [], added_ids=(first_id, last_id)))
+
     def to_json(self) -> str:
-        return json.dumps([_packed(step) for step in self.steps], default=_encode)
+        return steps_to_json(self.steps)
+
+
+def steps_to_json(steps: list[Step]) -> str:
+    return json.dumps([_packed(step) for step in steps], default=_encode)
 
 
 def rows_by_ids(
@@ -129,20 +150,24 @@ def _packed(step: Step) -> dict[str, Any]:
     def values(rows: list[Row]) -> list[list[Any]]:
         return [[row.get(name, _ABSENT) for name in columns] for row in rows]
 
-    return {
+    item: dict[str, Any] = {
         "table": step.table,
         "columns": columns,
         "before": values(step.before),
         "after": values(step.after),
     }
+    if step.added_ids is not None:
+        item["added_ids"] = list(step.added_ids)
+    return item
 
 
 def steps_from_json(payload: str) -> list[Step]:
     steps = []
     for item in json.loads(payload, object_hook=_decode):
+        added = (item["added_ids"][0], item["added_ids"][1]) if "added_ids" in item else None
         columns = item.get("columns")
         if columns is None:  # written before rows were packed: a list of row objects
-            steps.append(Step(item["table"], item["before"], item["after"]))
+            steps.append(Step(item["table"], item["before"], item["after"], added))
             continue
 
         def rows(packed: list[list[Any]], columns: list[str] = columns) -> list[Row]:
@@ -155,7 +180,7 @@ def steps_from_json(payload: str) -> list[Step]:
                 for values in packed
             ]
 
-        steps.append(Step(item["table"], rows(item["before"]), rows(item["after"])))
+        steps.append(Step(item["table"], rows(item["before"]), rows(item["after"]), added))
     return steps
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from datetime import datetime
 from typing import Any
@@ -28,12 +28,13 @@ from sqlalchemy import (
 from paperdesk.core import fields
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import InvalidValueError, NotFoundError
+from paperdesk.core.evidence import Evidence, evidence_of
 from paperdesk.core.fields import Field, FieldType
 from paperdesk.core.models import Identifiers, Paper, Status
 from paperdesk.core.rules import check_rating, clean_title, rating_label
 from paperdesk.core.text import normalise_for_matching
 from paperdesk.store.database import SubStore
-from paperdesk.store.journal import Journal, rows_by_ids
+from paperdesk.store.journal import Journal, Step, rows_by_ids
 from paperdesk.store.tables import (
     authors_t,
     batch_papers_t,
@@ -54,6 +55,15 @@ MatchKeys = tuple[int, str, str | None, str | None, str | None, str | None]
 STATE_COLUMNS = ("status", "rating", "updated")
 #: Papers with their state: every read of a whole paper or of its order goes through it.
 PAPERS_WITH_STATE = papers_t.join(state_t, state_t.c.paper_id == papers_t.c.id)
+
+#: The column each kind of match key lives in (services/matching.py names the kinds).
+MATCH_COLUMNS = {
+    "doi": papers_t.c.doi,
+    "arxiv": papers_t.c.arxiv,
+    "openreview": papers_t.c.openreview,
+    "title": papers_t.c.title_key,
+    "fingerprint": papers_t.c.fingerprint,
+}
 
 
 def _order_by(field: Field) -> Any:
@@ -180,17 +190,53 @@ class PaperStore(SubStore):
             for row in connection.execute(query):
                 yield row.id, row.title, bool(row.title_is_derived), row.abstract
 
-    def venues(self) -> dict[int, str | None]:
-        """Each paper's stored venue, for telling same-titled papers of two venues apart."""
+    def holders(self, kind: str, values: Collection[str]) -> dict[str, list[int]]:
+        """The papers holding each of these match keys (`kind`: one of MATCH_COLUMNS),
+        oldest first: one indexed query per chunk, never a scan of the library."""
+        column = MATCH_COLUMNS[kind]
+        found: dict[str, list[int]] = defaultdict(list)
         with self._db.read() as connection:
-            return dict(connection.execute(select(papers_t.c.id, papers_t.c.venue)).all())
+            for chunk in chunked(list(values)):
+                query = (
+                    select(column, papers_t.c.id).where(column.in_(chunk)).order_by(papers_t.c.id)
+                )
+                for value, paper_id in connection.execute(query):
+                    found[value].append(paper_id)
+        return found
+
+    def evidence(self, ids: Collection[int]) -> dict[int, tuple[Evidence, str]]:
+        """Each paper's evidence (core.evidence) and real-title key ("" when derived)."""
+        result: dict[int, tuple[Evidence, str]] = {}
+        columns = (
+            papers_t.c.id,
+            papers_t.c.year,
+            papers_t.c.venue,
+            papers_t.c.entry_type,
+            papers_t.c.raw_fields,
+            papers_t.c.title_key,
+        )
+        with self._db.read() as connection:
+            for chunk in chunked(list(ids)):
+                authors = names_by_paper(connection, _authors_of(chunk))
+                for row in connection.execute(select(*columns).where(papers_t.c.id.in_(chunk))):
+                    raw = [tuple(pair) for pair in json.loads(row.raw_fields or "[]")]
+                    found = evidence_of(
+                        row.year, authors.get(row.id, ()), row.venue, row.entry_type, raw
+                    )
+                    result[row.id] = (found, row.title_key or "")
+        return result
 
     def stored_values(self, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
         """Stored column values (and authors) of papers, for merging decisions."""
         result: dict[int, dict[str, Any]] = {}
         with self._db.read() as connection:
             for chunk in chunked(list(ids)):
-                for row in connection.execute(select(papers_t).where(papers_t.c.id.in_(chunk))):
+                query = (
+                    select(papers_t, *(state_t.c[name] for name in STATE_COLUMNS))
+                    .select_from(PAPERS_WITH_STATE)
+                    .where(papers_t.c.id.in_(chunk))
+                )
+                for row in connection.execute(query):
                     result[row.id] = {**row._mapping, "authors": ()}
                 authors = names_by_paper(connection, _authors_of(chunk))
                 for paper_id, names in authors.items():
@@ -312,6 +358,20 @@ def not_duplicates_of(ids: Sequence[int]) -> ColumnElement[bool]:
     return or_(not_duplicates_t.c.paper_a.in_(ids), not_duplicates_t.c.paper_b.in_(ids))
 
 
+#: Tables whose rows belong to one paper (by `paper_id`), besides "not duplicates" pairs.
+LINKED_TABLES = (state_t, authors_t, paper_tags_t, notes_t, entries_t, batch_papers_t)
+
+
+def rows_with_links(journal: Journal, ids: Sequence[int]) -> list[Step]:
+    """The rows of these papers and of everything hanging off them, as steps that add
+    them (papers first, as a redo inserts them)."""
+    steps = [Step("papers", [], journal.rows(papers_t, "id", ids))]
+    steps += [Step(t.name, [], journal.rows(t, "paper_id", ids)) for t in LINKED_TABLES]
+    pairs = journal.connection.execute(select(not_duplicates_t).where(not_duplicates_of(ids)))
+    steps.append(Step(not_duplicates_t.name, [], [dict(row._mapping) for row in pairs]))
+    return [step for step in steps if step.after]
+
+
 @contextmanager
 def tracked_with_links(journal: Journal, *groups: Sequence[int]) -> Iterator[None]:
     """Journal the papers of each group and every row that hangs off them.
@@ -324,7 +384,7 @@ def tracked_with_links(journal: Journal, *groups: Sequence[int]) -> Iterator[Non
     with ExitStack() as stack:
         for group in groups:
             stack.enter_context(journal.tracked_ids(papers_t, "id", group))
-        for table in (state_t, authors_t, paper_tags_t, notes_t, entries_t, batch_papers_t):
+        for table in LINKED_TABLES:
             stack.enter_context(journal.tracked_ids(table, "paper_id", ids))
         stack.enter_context(journal.tracked(not_duplicates_t, not_duplicates_of(ids)))
         yield

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from datetime import datetime
+from typing import TypeVar
 
 from sqlalchemy import Table
 
@@ -28,6 +29,8 @@ from paperdesk.store.schema import (
     ShortlistRow,
     TagRow,
 )
+
+T = TypeVar("T")
 
 papers_t: Table = PaperRow.__table__  # type: ignore[assignment]
 state_t: Table = PaperStateRow.__table__  # type: ignore[assignment]
@@ -50,7 +53,7 @@ def now() -> datetime:
     return datetime.now().replace(microsecond=0)
 
 
-def chunked(values: Sequence[int], size: int = CHUNK) -> Iterator[list[int]]:
+def chunked(values: Sequence[T], size: int = CHUNK) -> Iterator[list[T]]:
     """`values` in lists of at most `size` (SQLite limits the variables of a statement)."""
     values = list(values)
     for start in range(0, len(values), size):

@@ -387,20 +387,18 @@ def test_dropping_files_on_the_window_imports_them_with_a_report(qtbot, window, 
 
 
 def test_a_long_import_shows_progress_and_cancel_stops_it(qtbot, window, tmp_path, monkeypatch):
+    from paperdesk.core.errors import Cancelled
     from paperdesk.services import importing
 
-    def slow_import(desk, paths, progress=None, cancelled=None):
+    def slow_plan(desk, path, progress=None, cancelled=None):
         for step in range(2000):
             if cancelled():
-                cancelled_file = importing.FileReport(
-                    file=str(paths[0]), error="cancelled; nothing from this file was imported"
-                )
-                return importing.ImportReport(files=[cancelled_file])
-            progress(step, 2000, f"Reading {paths[0].name}")
+                raise Cancelled
+            progress(step, 2000, f"Reading {path.name}")
             time.sleep(0.002)
         raise AssertionError("the cancel never reached the import")
 
-    monkeypatch.setattr(importing, "import_files", slow_import)
+    monkeypatch.setattr(importing, "plan_file", slow_plan)
     big = tmp_path / "big.bib"
     big.write_text("@misc{x, title={X}}", encoding="utf-8")
     window.transfers.import_files([big])
@@ -410,6 +408,39 @@ def test_a_long_import_shows_progress_and_cancel_stops_it(qtbot, window, tmp_pat
         qtbot.mouseClick(window.progress.cancel_button, Qt.MouseButton.LeftButton)
     assert not window.progress.isVisible()
     assert "cancelled" in window.transfers.import_report.details_html()
+
+
+@pytest.mark.parametrize("wait_for", ["Matching", "Indexing"])
+def test_cancel_during_a_real_import_answers_within_a_second_and_leaves_the_library(
+    qtbot, window, tmp_path, wait_for
+):
+    """Issue 11: Cancel stops within 1 s, and the library is as before the import."""
+    import json
+
+    lines = [
+        json.dumps(
+            {
+                "title": f"Paper {n} on {' '.join(['topic'] * (n % 7))} things",
+                "abstract": f"We study problem {n} " + "with care and at length. " * 20,
+                "authors": [f"Author {n}"],
+                "year": 2020,
+            }
+        )
+        for n in range(4000)
+    ]
+    big = tmp_path / "big.jsonl"
+    big.write_text("\n".join(lines), encoding="utf-8")
+    total = window.desk.library.papers.count()
+    window.transfers.import_files([big])
+    qtbot.waitUntil(lambda: wait_for in window.progress.label.text(), timeout=60_000)
+    started = time.monotonic()
+    with qtbot.waitSignal(window.transfers.import_finished, timeout=WAIT_MS) as finished:
+        qtbot.mouseClick(window.progress.cancel_button, Qt.MouseButton.LeftButton)
+    assert time.monotonic() - started < 1.0
+    assert finished.args[0].files[0].error.startswith("cancelled")
+    qtbot.waitUntil(window.runner.is_idle, timeout=60_000)
+    assert window.desk.library.papers.count() == total
+    assert searching.find_ids(window.desk, '"We study problem 17"').ids == []
 
 
 def test_an_unreadable_file_is_reported_not_raised(qtbot, window, tmp_path):

@@ -8,6 +8,7 @@ from paperdesk.core.errors import NotFoundError
 from paperdesk.core.models import Status
 from paperdesk.services import editing, history, reading, shortlists, stats, tagging
 from paperdesk.services.desk import Desk
+from tests.services.conftest import SEEDS
 
 
 def test_papers_are_read_one_or_a_page_at_a_time(desk: Desk) -> None:
@@ -33,8 +34,9 @@ def test_the_overview_is_what_the_sidebar_and_stats_show(desk: Desk) -> None:
 
 
 def test_undo_labels_are_one_read(desk: Desk) -> None:
-    assert history.labels(desk).undo is None  # imports are not undone
+    last_import = f"Import {SEEDS[-1].name}"
+    assert history.labels(desk).undo == last_import  # an import is one undo step
     editing.set_rating(desk, [4], 2)
     assert history.labels(desk).undo == "Rate 2 stars"
     history.undo(desk)
-    assert (history.labels(desk).undo, history.labels(desk).redo) == (None, "Rate 2 stars")
+    assert (history.labels(desk).undo, history.labels(desk).redo) == (last_import, "Rate 2 stars")

@@ -185,5 +185,7 @@ def test_two_versions_of_one_title_in_a_file_stay_unchanged_on_reimport(
     assert import_one(empty_desk, versions).added == 1
     kept = empty_desk.library.papers.get(1).abstract
     again = import_one(empty_desk, versions)
-    assert (again.updated, again.merged, again.unchanged) == (0, 0, 1), again.summary()
+    # Counted per entry (issue 9: every entry read is accounted for): both met paper 1.
+    assert (again.read, again.updated, again.merged, again.unchanged) == (2, 0, 0, 2)
+    assert [(m.paper_id, m.outcome) for m in again.matches] == [(1, "unchanged")] * 2
     assert empty_desk.library.papers.get(1).abstract == kept

@@ -85,12 +85,12 @@ def test_appending_to_a_note_is_one_action_named_for_what_it_did(library: Librar
 
 
 def test_undo_labels_follow_undo_and_redo(library: Library) -> None:
-    assert library.history.labels().undo is None  # an import is recorded, not undoable
+    assert library.history.labels().undo == "Import test"  # an import is one undo step
     library.papers.set_status([1], Status.READ)
     assert library.history.labels() == UndoLabels("Set status read", None)
     library.history.undo()
     labels = library.history.labels()
-    assert (labels.undo, labels.redo) == (None, "Set status read")
+    assert (labels.undo, labels.redo) == ("Import test", "Set status read")
 
 
 def test_saved_queries_are_found_by_name(library: Library) -> None:

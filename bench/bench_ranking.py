@@ -1,0 +1,330 @@
+"""Benchmark the ranking engine: simulated triage on the real corpus, and its speed.
+
+Prints figures; not a test. Needs ../shared/data/corpus.jsonl. Usage:
+    python bench/bench_ranking.py [--seeds 5] [--relevant venue=CORL ...]   simulation table
+    python bench/bench_ranking.py --learners [NAME_PART]   the learners and features compared
+    python bench/bench_ranking.py --check-schedule  retrain every decision vs the growth
+    python bench/bench_ranking.py --speed [--papers 100000]   build, retrain, score, next
+Run it under `nice -n 10`: the long modes take minutes on two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.linear_model import LogisticRegression
+from sklearn.naive_bayes import ComplementNB
+
+from paperdesk.core.models import PaperRecord
+from paperdesk.formats.registry import read_file
+from paperdesk.ranking import metrics
+from paperdesk.ranking.background import BackgroundRanker
+from paperdesk.ranking.features import FeatureConfig, FeatureMatrix
+from paperdesk.ranking.labels import RelevanceRule, parse_relevant
+from paperdesk.ranking.model import (
+    LEARNER,
+    PRESUMED_IRRELEVANT,
+    Learner,
+    balanced_weights,
+    linear_svm,
+    more_like,
+    rank,
+    train,
+)
+from paperdesk.ranking.simulation import (
+    BASELINE,
+    DEFAULT_RETRAIN_GROWTH,
+    OURS,
+    SimulationResult,
+    baseline_features,
+    baseline_learner,
+    prior_rows,
+    replay,
+    simulate,
+)
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_core import replicate_corpus  # noqa: E402  (bench/ is not a package)
+
+T = TypeVar("T")
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "data" / "corpus.jsonl"
+# Prevalence 3-14%: a venue, a year range, and topics defined by a hidden title word.
+DEFINITIONS = ["venue=CORL", "venue=COLT", "year=2017", "title~bandit", "title~causal"]
+
+
+def load_corpus() -> tuple[PaperRecord, ...]:
+    if not CORPUS.exists():
+        sys.exit("../shared/data/corpus.jsonl is absent: nothing to benchmark")
+    return read_file(CORPUS).records
+
+
+def spread(values: Sequence[float], digits: int = 1) -> str:
+    sd = statistics.pstdev(values) if len(values) > 1 else 0.0
+    return f"{statistics.fmean(values):7.{digits}f} ±{sd:5.{digits}f}"
+
+
+def simulate_seeds(
+    records: Sequence[PaperRecord],
+    rule: RelevanceRule,
+    seeds: int,
+    growth: float,
+    with_baseline: bool = True,
+) -> list[SimulationResult]:
+    """The simulation of `rule` for seeds 0..seeds-1, up to 95% recall."""
+    return [
+        simulate(
+            records,
+            rule.is_relevant,
+            seed=seed,
+            rule=rule.text,
+            hidden_words=rule.hidden_words,
+            with_baseline=with_baseline,
+            retrain_growth=growth,
+            stop_recall=metrics.RECALL_TARGET,
+        )
+        for seed in range(seeds)
+    ]
+
+
+def simulation_table(
+    records: Sequence[PaperRecord], rules: list[RelevanceRule], seeds: int, growth: float
+) -> None:
+    print(
+        f"\nSimulated triage, prior 1+1, seeds 0..{seeds - 1}, retrain growth {growth}:"
+        " mean ± sd over seeds"
+    )
+    header = (
+        "definition       prev.  method    read to 95%      WSS@95 (%)      "
+        "seeds where ours read fewer / as many / more"
+    )
+    print(header + "\n" + "-" * len(header))
+    for rule in rules:
+        results = simulate_seeds(records, rule, seeds, growth)
+        first = results[0]
+        ours = [r.read_to_95(OURS) for r in results]
+        theirs = [r.read_to_95(BASELINE) for r in results]
+        fewer = sum(a < b for a, b in zip(ours, theirs, strict=True))
+        same = sum(a == b for a, b in zip(ours, theirs, strict=True))
+        tally = f"{fewer} / {same} / {seeds - fewer - same}"
+        prevalence = f"{first.n_relevant / first.n_papers:5.1%}"
+        for method, reads in ((OURS, ours), (BASELINE, theirs)):
+            wss = [100 * r.wss_95(method) for r in results]
+            print(
+                f"{rule.text:<16} {prevalence}  {method:<9} {spread(reads)}  {spread(wss, 2)}"
+                f"  {tally}"
+            )
+            prevalence, tally = "     ", ""
+        print(
+            f"{'':<16} {'':5}  {'random':<9} {first.random_read_to_95:7.1f} (expected)"
+            f"  {100 * first.random_wss_95:7.2f}"
+        )
+
+
+def check_schedule(records: Sequence[PaperRecord], rules: list[RelevanceRule], seeds: int) -> None:
+    """Ours, retrained after every decision vs after each 2% and 5% more decisions."""
+    print(f"\nRetrain schedule (ours, read to 95% recall; seeds 0..{seeds - 1})")
+    for rule in rules:
+        for growth in (0.0, DEFAULT_RETRAIN_GROWTH, 0.05):
+            started = time.perf_counter()
+            results = simulate_seeds(records, rule, seeds, growth, with_baseline=False)
+            reads = [r.read_to_95(OURS) for r in results]
+            fits = statistics.fmean(r.run(OURS).fits for r in results)
+            print(
+                f"  {rule.text:<16} growth {growth:4.2f}: {spread(reads)}  {reads}"
+                f"  ({fits:.0f} fits, {time.perf_counter() - started:.0f} s)",
+                flush=True,
+            )
+
+
+def logistic(c: float, ratio: float) -> Learner:
+    def fit(x: sp.csr_matrix, y: np.ndarray) -> tuple[np.ndarray, float]:
+        model = LogisticRegression(C=c, solver="liblinear")
+        model.fit(x, y, sample_weight=balanced_weights(y, ratio))
+        return model.coef_.ravel(), float(model.intercept_[0])
+
+    return fit
+
+
+def complement_nb(alpha: float) -> Learner:
+    def fit(x: sp.csr_matrix, y: np.ndarray) -> tuple[np.ndarray, float]:
+        log_prob = ComplementNB(alpha=alpha).fit(x, y).feature_log_prob_
+        return log_prob[1] - log_prob[0], 0.0
+
+    return fit
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A learner with its features: `config` None means the baseline's own TF-IDF."""
+
+    name: str
+    learner: Learner
+    config: FeatureConfig | None = FeatureConfig()
+    presumed: int = 0
+
+
+WORDS = FeatureConfig()
+CANDIDATES = [
+    Candidate("baseline: svm C=0.11 w9.8, sklearn TF-IDF", baseline_learner(), None),
+    Candidate("ours: svm C=0.3 w9.8 + 100 presumed", LEARNER, WORDS, PRESUMED_IRRELEVANT),
+    Candidate("svm C=0.3 w9.8", linear_svm(0.3, 9.8)),
+    Candidate("svm C=0.3 w9.8 + 500 presumed", linear_svm(0.3, 9.8), WORDS, 500),
+    Candidate("svm C=0.11 w9.8", linear_svm(0.11, 9.8)),
+    Candidate("svm C=1 balanced (w1)", linear_svm(1.0, 1.0)),
+    Candidate("svm C=0.3 w9.8, words only", linear_svm(0.3, 9.8), FeatureConfig(ngram_max=1)),
+    Candidate("svm C=0.3 w9.8, min_df 1", linear_svm(0.3, 9.8), FeatureConfig(min_df=1)),
+    Candidate("svm C=0.3 w9.8, title x2", linear_svm(0.3, 9.8), FeatureConfig(title_weight=2)),
+    Candidate("logistic C=1 w9.8 (liblinear)", logistic(1.0, 9.8)),
+    Candidate("complement NB alpha=0.1", complement_nb(0.1)),
+]
+
+
+def compare_learners(
+    records: Sequence[PaperRecord], rules: list[RelevanceRule], seeds: int, only: str
+) -> None:
+    print(f"\nLearners compared (read to 95% recall; seeds 0..{seeds - 1}; lower is better)")
+    candidates = [c for c in CANDIDATES if only.casefold() in c.name.casefold()]
+    for rule in rules:
+        y = np.fromiter((rule.is_relevant(r) for r in records), dtype=np.int64)
+        stop = metrics.needed(int(y.sum()))
+        print(f"{rule.text} ({y.sum()} relevant)")
+        matrices: dict[FeatureConfig | None, sp.csr_matrix] = {}
+        for candidate in candidates:
+            config = candidate.config
+            if config not in matrices:
+                matrices[config] = (
+                    baseline_features(records, rule.hidden_words)
+                    if config is None
+                    else FeatureMatrix.build(enumerate(records), rule.hidden_words, config).matrix
+                )
+            started = time.perf_counter()
+            reads = [
+                replay(
+                    candidate.name,
+                    matrices[config],
+                    y,
+                    candidate.learner,
+                    prior_rows(y, 1, seed),
+                    DEFAULT_RETRAIN_GROWTH,
+                    stop,
+                    candidate.presumed,
+                ).found_at[-1]
+                for seed in range(seeds)
+            ]
+            took = time.perf_counter() - started
+            print(f"  {candidate.name:<44} {spread(reads)}   ({took:5.0f} s)", flush=True)
+
+
+def replicated(records: Sequence[PaperRecord], papers: int) -> tuple[PaperRecord, ...]:
+    """The corpus replicated as bench_core.py does (fresh titles, shuffled words)."""
+    if papers <= len(records):
+        return tuple(records[:papers])
+    with tempfile.TemporaryDirectory() as scratch:
+        return read_file(replicate_corpus(Path(scratch) / "big.jsonl", papers)).records
+
+
+def timed(label: str, action: Callable[[], T], repeat: int = 1) -> T:
+    """Run `action`; print wall time and this process's CPU time (the machine is shared)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    for _ in range(repeat):
+        result = action()
+    wall = (time.perf_counter() - wall) / repeat
+    cpu = (time.process_time() - cpu) / repeat
+    print(f"  {label:<52} {wall * 1000:9.1f} ms  (cpu {cpu * 1000:8.1f} ms)")
+    return result
+
+
+def speed(records: Sequence[PaperRecord], papers: int) -> None:
+    library = replicated(records, papers)
+    print(f"\nSpeed at {len(library):,} papers")
+    papers_by_id = list(enumerate(library))
+    features = timed(
+        "feature build (text + hashing + TF-IDF)", lambda: FeatureMatrix.build(papers_by_id)
+    )
+    megabytes = (features.matrix.data.nbytes + features.matrix.indices.nbytes) * 2 / 2**20
+    print(
+        f"  {'matrix: nnz per paper / memory (weighted + TF)':<52} "
+        f"{features.matrix.nnz / len(features):9.0f}    {megabytes:.0f} MB"
+    )
+    start = len(library) - 1000
+    smaller = features.without(range(start, len(library)))  # no second full build
+    timed("add 1,000 papers to the matrix", lambda: smaller.with_papers(papers_by_id[start:]))
+    relevant = [(r.venue or "").upper() == "CORL" for r in library]
+    rng = random.Random(0)
+    for n in (50, 500, 2000):
+        labels = {i: relevant[i] for i in rng.sample(range(len(library)), n)}
+        labels[relevant.index(True)] = True
+        scorer = timed(
+            f"retrain with {n:,} decisions", lambda known=labels: train(features, known), 3
+        )
+    assert scorer is not None
+    timed("score all papers", lambda: scorer.scores(features.matrix), 5)
+    timed("rank all papers (score + sort)", lambda: rank(features, scorer), 3)
+    timed("more like this (one paper)", lambda: more_like(features, 0), 5)
+    decision_to_next(features, relevant, labels)
+
+
+def decision_to_next(
+    features: FeatureMatrix, relevant: list[bool], labels: dict[int, bool]
+) -> None:
+    """Decide, then ask for the next paper at once, while the model retrains behind."""
+    waits: list[float] = []
+    with BackgroundRanker(features, labels) as ranker:
+        ranker.wait()
+        started = time.perf_counter()
+        for _ in range(30):
+            t = time.perf_counter()
+            paper = ranker.next_paper()
+            assert paper is not None
+            ranker.decide(paper, relevant[paper])
+            ranker.next_paper()
+            waits.append(time.perf_counter() - t)
+            time.sleep(0.05)  # a reader faster than anyone: 20 decisions a second
+        ranker.wait()
+        total = time.perf_counter() - started
+    waits.sort()
+    print(
+        f"  {'decision -> next paper chosen, median / max of 30':<52} "
+        f"{waits[15] * 1000:9.1f} ms / {waits[-1] * 1000:.1f} ms"
+    )
+    print(f"  {'30 decisions at 20/s, until the model caught up':<52} {total * 1000:9.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--relevant", action="append", help="FIELD=VALUE (repeatable)")
+    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--growth", type=float, default=DEFAULT_RETRAIN_GROWTH)
+    parser.add_argument("--learners", nargs="?", const="", metavar="NAME_PART")
+    parser.add_argument("--check-schedule", action="store_true")
+    parser.add_argument("--speed", action="store_true")
+    parser.add_argument("--papers", type=int, default=100_000)
+    args = parser.parse_args()
+    records = load_corpus()
+    if args.speed:
+        speed(records, len(records))
+        speed(records, args.papers)
+        return
+    rules = [parse_relevant(text) for text in (args.relevant or DEFINITIONS)]
+    if args.check_schedule:
+        check_schedule(records, rules, args.seeds)
+    elif args.learners is not None:
+        compare_learners(records, rules, args.seeds, args.learners)
+    else:
+        simulation_table(records, rules, args.seeds, args.growth)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,240 @@
+"""Planning an import: what each entry of a file will do, decided before anything is written.
+
+Planning reads the file and the library and writes nothing, so it may run on any
+thread (the GUI runs it beside the writer, so a star rating never waits behind an
+import) and it stops at the next chunk of entries when cancelled. `importing.commit`
+then writes the plan in one transaction, after checking that the library did not
+change under it in a way that matters (`StalePlan`: plan again).
+
+Each entry becomes a new paper, or meets a paper (services/matching.py): an existing
+one, whose stored values it may fill (services/merging.py), or one an earlier entry
+of the file added. Papers the file brought the first time (`its_own`) take the newer
+version's abstract. Citation keys are the user's: an entry's own key is stored; one
+already used (twice in one file, or by another paper) gets the first free letter
+suffix, as generated keys do (`smith2020` -> `smith2020a`, see core/citekeys), with a
+warning; a key LaTeX cannot cite is not stored, and the export makes one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from paperdesk.core.citekeys import is_valid_key, unique_key
+from paperdesk.core.errors import Cancelled, PaperdeskError
+from paperdesk.core.models import PaperRecord
+from paperdesk.formats.registry import BACKUP, BackupFileError, read_file
+from paperdesk.services.desk import Desk
+from paperdesk.services.import_report import MERGED, UNCHANGED, UPDATED, EntryMatch, FileReport
+from paperdesk.services.matching import Keys, Matcher, record_keys
+from paperdesk.services.merging import as_stored, merge_updates, revision_updates
+from paperdesk.store.imports import PlanBasis
+from paperdesk.store.library import Library
+
+#: Entries matched per round of library lookups (a few indexed queries each).
+CHUNK = 500
+
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass
+class FilePlan:
+    """One file's import, decided: the new papers, the updates, the report so far.
+
+    Updates are keyed by paper id; a negative id -n is the file's n-th new paper (an
+    entry merged into an earlier entry's paper), resolved when the plan is committed.
+    """
+
+    path: Path
+    report: FileReport
+    sha256: str = ""
+    is_backup: bool = False
+    new_records: list[PaperRecord] = field(default_factory=list)
+    new_keys: list[Keys] = field(default_factory=list)
+    citation_keys: list[str | None] = field(default_factory=list)
+    updates: dict[int, dict[str, Any]] = field(default_factory=dict)
+    present_ids: list[int] = field(default_factory=list)
+    previous_ids: set[int] = field(default_factory=set)
+    basis: PlanBasis | None = None
+
+
+def plan_file(
+    desk: Desk,
+    path: Path,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> FilePlan:
+    """Read a file and decide what each entry does; errors go into the report."""
+    plan = FilePlan(path, FileReport(file=str(path)))
+    report = plan.report
+    try:
+        plan.sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
+        result = read_file(path)
+    except OSError as error:
+        report.error = f"cannot read the file: {error.strerror}"
+        return plan
+    except BackupFileError:
+        report.format, plan.is_backup = BACKUP, True
+        return plan
+    except PaperdeskError as error:
+        report.error = str(error).removeprefix(f"{path}: ")
+        return plan
+    report.format, report.label = result.format, result.label
+    report.problems = [str(p) for p in result.problems]
+    report.skipped = len(result.problems)
+    report.read = len(result.records) + report.skipped
+    library = desk.library
+    plan.basis = library.imports.basis()
+    previous = [b for b in library.imports.batches() if b.file_name == path.name]
+    if previous:
+        report.previously_imported = True
+        plan.previous_ids = set(library.imports.batch_paper_ids(previous[-1].id))
+    its_own = library.imports.papers_first_imported_from(path.name) if previous else set()
+    planner = _Planner(library, plan, its_own)
+    records = result.records
+    for start in range(0, len(records), CHUNK):
+        if cancelled is not None and cancelled():
+            raise Cancelled
+        if progress is not None:
+            progress(start, len(records), f"Matching {path.name}")
+        planner.add_chunk(records[start : start + CHUNK])
+    planner.merge_into_library()
+    return plan
+
+
+class _Planner:
+    def __init__(self, library: Library, plan: FilePlan, its_own: set[int]) -> None:
+        self.library = library
+        self.plan = plan
+        self.its_own = its_own
+        self.matcher = Matcher(library, self._pending)
+        # Casefolded keys in use (BibTeX compares keys without case) -> who holds them.
+        self.keys_taken: dict[str, str] = {
+            key.casefold(): "another paper" for key in library.papers.citation_keys_in_use()
+        }
+        self.pending_values: dict[int, dict[str, Any]] = {}  # new paper -> its values so far
+        self.incoming: dict[int, list[tuple[int, PaperRecord]]] = {}  # paper -> (match, record)
+
+    def _pending(self, temporary_id: int) -> PaperRecord:
+        return self.plan.new_records[-temporary_id - 1]
+
+    def _name(self, target: int) -> str:
+        if target > 0:
+            return f"paper {target}"
+        line = self._pending(target).line
+        return f"the entry on line {line}" if line is not None else "an earlier entry"
+
+    def _warn(self, record: PaperRecord, message: str) -> None:
+        where = (
+            f"{self.plan.path}:{record.line}" if record.line is not None else str(self.plan.path)
+        )
+        self.plan.report.warnings.append(f"{where}: {message}")
+
+    def add_chunk(self, records: Sequence[PaperRecord]) -> None:
+        chunk_keys = [record_keys(record) for record in records]
+        self.matcher.prepare(chunk_keys)
+        for record, keys in zip(records, chunk_keys, strict=True):
+            verdict = self.matcher.find(keys, record)
+            if verdict.match is None:
+                for target, why in verdict.kept_apart:
+                    self._warn(record, f"kept apart from {self._name(target)} ({why})")
+                self._add_new(record, keys)
+                continue
+            target, evidence = verdict.match.target, verdict.match.evidence
+            report = self.plan.report
+            report.matches.append(EntryMatch(record.line, target, MERGED, evidence))
+            if target < 0:
+                report.merged += 1
+                self._merge_into_pending(target, record)
+            else:
+                self.incoming.setdefault(target, []).append((len(report.matches) - 1, record))
+
+    def _add_new(self, record: PaperRecord, keys: Keys) -> None:
+        plan = self.plan
+        plan.new_records.append(record)
+        plan.new_keys.append(keys)
+        temporary_id = -len(plan.new_records)
+        plan.citation_keys.append(self._claim_key(record, temporary_id))
+        plan.report.added += 1
+        self.matcher.add(temporary_id, keys)
+
+    def _claim_key(self, record: PaperRecord, holder: int) -> str | None:
+        """The record's own key, made unique if it must be; None when it has no usable one."""
+        key = record.citation_key
+        if not key:
+            return None
+        if not is_valid_key(key):
+            self._warn(record, f"citation key {key!r} cannot be cited in LaTeX; export makes one")
+            return None
+        if key.casefold() in self.keys_taken:
+            used_by = self.keys_taken[key.casefold()]
+            key = unique_key(key, self.keys_taken.keys())
+            self._warn(
+                record,
+                f"citation key {record.citation_key!r} is already used by {used_by}; "
+                f"this paper's key is {key!r}",
+            )
+        self.keys_taken[key.casefold()] = self._name(holder)
+        return key
+
+    def _merge_into_pending(self, target: int, record: PaperRecord) -> None:
+        """An entry matching an earlier entry's new paper fills what that one lacks."""
+        values = self.pending_values.setdefault(target, as_stored(self._pending(target)))
+        changed = merge_updates(values, record)
+        values.update(changed)
+        if changed:
+            self.plan.updates.setdefault(target, {}).update(changed)
+
+    def merge_into_library(self) -> None:
+        """Decide what the entries matching library papers change, paper by paper."""
+        plan, report = self.plan, self.plan.report
+        ids = list(self.incoming)
+        for start in range(0, len(ids), CHUNK):
+            chunk = ids[start : start + CHUNK]
+            stored = self.library.papers.stored_values(chunk)
+            for paper_id in chunk:
+                row = stored[paper_id]
+                if plan.basis is not None:
+                    plan.basis.updated[paper_id] = row["updated"]
+                plan.present_ids.append(paper_id)
+                incoming = self.incoming[paper_id]
+                # Two entries of one file on one paper (a workshop and a conference
+                # version with one title) give it no single newer text: they merge as
+                # any source does.
+                revised = paper_id in self.its_own and len(incoming) == 1
+                rule = revision_updates if revised else merge_updates
+                changed: dict[str, Any] = {}
+                for position, record in incoming:
+                    updates = rule({**row, **changed}, record)
+                    updates.update(self._key_update({**row, **changed}, record, paper_id))
+                    changed.update(updates)
+                    outcome = (
+                        (UPDATED if paper_id in self.its_own else MERGED) if updates else UNCHANGED
+                    )
+                    match = report.matches[position]
+                    report.matches[position] = EntryMatch(
+                        match.line, paper_id, outcome, match.evidence
+                    )
+                    setattr(report, outcome, getattr(report, outcome) + 1)
+                if changed:
+                    plan.updates[paper_id] = changed
+
+    def _key_update(
+        self, row: dict[str, Any], record: PaperRecord, paper_id: int
+    ) -> dict[str, Any]:
+        """A key the paper lacks, from the entry, when no other paper holds it."""
+        key = record.citation_key
+        if row.get("citation_key") or not key or not is_valid_key(key):
+            return {}
+        if key.casefold() in self.keys_taken:
+            self._warn(
+                record,
+                f"citation key {key!r} is already used by {self.keys_taken[key.casefold()]}; "
+                f"paper {paper_id} keeps none",
+            )
+            return {}
+        self.keys_taken[key.casefold()] = f"paper {paper_id}"
+        return {"citation_key": key}

@@ -1,0 +1,92 @@
+"""'Most promising first', cold starts and 'more like this' on a small made-up library."""
+
+from __future__ import annotations
+
+import pytest
+
+from paperdesk.core.models import PaperRecord, Status
+from paperdesk.ranking.features import FeatureMatrix
+from paperdesk.ranking.model import decision_label, more_like, rank, train
+from tests.ranking.synthetic import make_records
+
+
+@pytest.fixture(scope="module")
+def library() -> tuple[FeatureMatrix, list[bool]]:
+    records, relevant = make_records(n=300, relevant_topic="graphs", share=0.1)
+    return FeatureMatrix.build(enumerate(records)), relevant
+
+
+def test_the_learner_ranks_planted_relevant_papers_first(library) -> None:
+    features, relevant = library
+    positives = [i for i, r in enumerate(relevant) if r]
+    negatives = [i for i, r in enumerate(relevant) if not r]
+    labels = {positives[0]: True, positives[1]: True} | {i: False for i in negatives[:6]}
+    scorer = train(features, labels)
+    assert scorer is not None and scorer.kind == "learnt"
+    unread = [i for i in range(len(relevant)) if i not in labels]
+    order = rank(features, scorer, unread)
+    n_left = sum(relevant[i] for i in unread)
+    top = order[:n_left]
+    assert sum(relevant[i] for i in top) >= 0.9 * n_left
+
+
+def test_one_kept_paper_is_enough_to_start(library) -> None:
+    features, relevant = library
+    kept = relevant.index(True)
+    scorer = train(features, {kept: True})
+    assert scorer is not None and scorer.kind == "kept"
+    order = rank(features, scorer, [i for i in range(len(relevant)) if i != kept])
+    assert all(relevant[i] for i in order[:10])
+
+
+def test_a_query_is_enough_to_start_and_discards_alone_are_not(library) -> None:
+    features, relevant = library
+    scorer = train(features, {}, query="message passing on a molecule graph")
+    assert scorer is not None and scorer.kind == "query"
+    assert all(relevant[i] for i in rank(features, scorer)[:10])
+    discarded = relevant.index(False)
+    assert train(features, {discarded: False}) is None
+
+
+def test_without_a_scorer_the_order_is_the_candidates_own(library) -> None:
+    features, _ = library
+    assert rank(features, None, [5, 3, 9]) == [5, 3, 9]
+
+
+def test_more_like_this_finds_papers_on_the_same_topic(library) -> None:
+    features, relevant = library
+    paper = relevant.index(True)
+    similar = more_like(features, paper, limit=5)
+    assert [relevant[i] for i, _ in similar] == [True] * 5
+    assert paper not in [i for i, _ in similar]
+    assert [s for _, s in similar] == sorted((s for _, s in similar), reverse=True)
+
+
+def test_no_title_words_are_learnt_from_a_derived_title() -> None:
+    derived = PaperRecord(title="Zebra stripes", title_is_derived=True, abstract="Lions hunt.")
+    real = PaperRecord(title="Zebra stripes", abstract="Lions hunt.")
+    features = FeatureMatrix.build([(1, derived), (2, real), (3, real)])
+    assert "zebra" not in features.terms("lions hunt")
+    assert features.matrix[features.row_of[1]].nnz < features.matrix[features.row_of[2]].nnz
+
+
+@pytest.mark.parametrize(
+    ("status", "rating", "kept", "label"),
+    [
+        (Status.NEW, 0, True, True),
+        (Status.SKIMMED, 4, False, True),
+        (Status.DISCARDED, 5, False, True),
+        (Status.DISCARDED, 0, False, False),
+        (Status.TO_READ, 3, False, None),
+        (Status.NEW, 0, False, None),
+    ],
+)
+def test_decisions_become_labels_as_the_issue_says(status, rating, kept, label) -> None:
+    assert decision_label(status, rating, kept) is label
+
+
+def test_a_library_where_every_paper_is_kept_has_nothing_to_rank() -> None:
+    records, _ = make_records(n=3)
+    features = FeatureMatrix.build(enumerate(records))
+    assert train(features, {0: True, 1: True, 2: True}) is None
+    assert train(FeatureMatrix.build([]), {}, query="graph") is None
