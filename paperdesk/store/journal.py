@@ -32,6 +32,7 @@ from sqlalchemy import (
     update,
 )
 
+from paperdesk.store.bulk import Groups, write_groups
 from paperdesk.store.schema import Base
 
 # SQLite allows 32,766 bound variables; stay well below for composite keys.
@@ -56,6 +57,8 @@ class Step:
     before: list[Row]
     after: list[Row]
     added_ids: tuple[int, int] | None = None
+    # Columns set on many rows, grouped by value (store/bulk.py), instead of rows.
+    groups: Groups | None = None
 
 
 @dataclass
@@ -101,9 +104,10 @@ class Journal:
     ) -> list[Row]:
         return rows_by_ids(self.connection, table, column, ids, only)
 
-    def record(self, table: Table, before: list[Row], after: list[Row]) -> None:
-        """Journal rows whose states the caller knows (a bulk update of one column)."""
-        self._add(table, before, after)
+    def record_groups(self, table: Table, groups: Groups) -> None:
+        """Journal columns set on many rows, their states grouped by value (store/bulk.py)."""
+        if groups.before or groups.after:
+            self.steps.append(Step(table.name, [], [], groups=groups))
 
     def _add(self, table: Table, before: list[Row], after: list[Row]) -> None:
         if before != after:
@@ -158,6 +162,8 @@ def _packed(step: Step) -> dict[str, Any]:
     }
     if step.added_ids is not None:
         item["added_ids"] = list(step.added_ids)
+    if step.groups is not None:
+        item["groups"] = step.groups.to_json()
     return item
 
 
@@ -168,6 +174,9 @@ def steps_from_json(payload: str) -> list[Step]:
         columns = item.get("columns")
         if columns is None:  # written before rows were packed: a list of row objects
             steps.append(Step(item["table"], item["before"], item["after"], added))
+            continue
+        if "groups" in item:
+            steps.append(Step(item["table"], [], [], groups=Groups.from_json(item["groups"])))
             continue
 
         def rows(packed: list[list[Any]], columns: list[str] = columns) -> list[Row]:
@@ -189,6 +198,11 @@ def apply_states(connection: Connection, steps: list[Step], *, undo: bool) -> li
     ordered = list(reversed(steps)) if undo else steps
     for step in ordered:
         table = Base.metadata.tables[step.table]
+        if step.groups is not None:
+            groups = step.groups
+            wanted_groups = groups.before if undo else groups.after
+            write_groups(connection, table, groups.key, groups.columns, wanted_groups)
+            continue
         current, wanted = (step.after, step.before) if undo else (step.before, step.after)
         _set_rows(connection, table, current, wanted)
     return ordered

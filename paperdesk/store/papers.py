@@ -33,8 +33,9 @@ from paperdesk.core.fields import Field, FieldType
 from paperdesk.core.models import Identifiers, Paper, Status
 from paperdesk.core.rules import check_rating, clean_title, rating_label
 from paperdesk.core.text import normalise_for_matching
+from paperdesk.store.bulk import Groups, chosen_ids, missing_ids, read_groups
 from paperdesk.store.database import SubStore
-from paperdesk.store.journal import Journal, Step, rows_by_ids
+from paperdesk.store.journal import Journal, Step
 from paperdesk.store.tables import (
     authors_t,
     batch_papers_t,
@@ -300,20 +301,23 @@ class PaperStore(SubStore):
         already have the value are left alone and are not in the Changes.
         """
         wanted = unique(ids)
-        with self._db.action(label) as w:
-            before = rows_by_ids(w.connection, state_t, "paper_id", wanted, [column, "updated"])
-            _refuse_missing(wanted, {row["paper_id"] for row in before})
-            changing = [row for row in before if row[column] != value]
+        columns = (column, "updated")
+        differs = state_t.c[column] != value
+        with self._db.action(label) as w, chosen_ids(w.connection, wanted) as chosen:
+            connection = w.connection
+            if missing := missing_ids(connection, state_t, "paper_id", chosen, wanted):
+                raise _not_found(missing)
+            before = read_groups(connection, state_t, "paper_id", columns, chosen, differs)
+            changing = [paper_id for _, group in before for paper_id in group]
             stamp = now()
-            for chunk in chunked([row["paper_id"] for row in changing]):
-                w.connection.execute(
-                    update(state_t)
-                    .where(state_t.c.paper_id.in_(chunk))
-                    .values({column: value, "updated": stamp})
-                )
-            after = [{**row, column: value, "updated": stamp} for row in changing]
-            w.journal.record(state_t, changing, after)
-        return Changes(label, ids_of(row["paper_id"] for row in changing))
+            connection.execute(
+                update(state_t)
+                .where(state_t.c.paper_id.in_(chosen), differs)
+                .values({column: value, "updated": stamp})
+            )
+            after = [((value, stamp), changing)] if changing else []
+            w.journal.record_groups(state_t, Groups("paper_id", columns, before, after))
+        return Changes(label, ids_of(changing))
 
 
 # --------------------------------------------------------------------- shared helpers
@@ -334,15 +338,13 @@ def existing_ids(connection: Connection, ids: Iterable[int]) -> set[int]:
 def require_ids(connection: Connection, ids: Sequence[int]) -> list[int]:
     """The ids, deduplicated; NotFoundError naming those that do not exist."""
     wanted = unique(ids)
-    _refuse_missing(wanted, existing_ids(connection, wanted))
+    if missing := sorted(set(wanted) - existing_ids(connection, wanted)):
+        raise _not_found(missing)
     return wanted
 
 
-def _refuse_missing(wanted: Sequence[int], found: set[int]) -> None:
-    missing = sorted(set(wanted) - found)
-    if missing:
-        listed = ", ".join(str(i) for i in missing[:10])
-        raise NotFoundError(f"no paper with id {listed}")
+def _not_found(missing: Sequence[int]) -> NotFoundError:
+    return NotFoundError(f"no paper with id {', '.join(str(i) for i in missing[:10])}")
 
 
 def touch(connection: Connection, ids: Sequence[int], stamp: datetime | None = None) -> None:
