@@ -26,6 +26,7 @@ from paperdesk.core.models import Status
 from paperdesk.core.scope import Scope
 from paperdesk.services import (
     backup,
+    desktop,
     duplicates,
     editing,
     exporting,
@@ -426,3 +427,21 @@ def _export_scope(args: argparse.Namespace) -> Scope:
 def cmd_syntax(_desk: Desk | None, _args: argparse.Namespace) -> int:
     print(searching.SYNTAX_HELP)
     return 0
+
+
+def cmd_menu_entry(_desk: Desk | None, args: argparse.Namespace) -> int:
+    if args.remove:
+        removed = desktop.remove_menu_entry()
+        print("\n".join(f"removed {path}" for path in removed) or "no menu entry to remove")
+        return 0
+    for path in desktop.install_menu_entry(_this_program()):
+        print(f"wrote {path}")
+    return 0
+
+
+def _this_program() -> list[str]:
+    """How to start this installation of paperdesk from a menu, by absolute path."""
+    started_as = Path(sys.argv[0])
+    if started_as.name == "paperdesk" and started_as.exists():
+        return [str(started_as.absolute())]
+    return [sys.executable, "-m", "paperdesk"]

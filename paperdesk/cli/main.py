@@ -59,6 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 _parse_size(args.size),
                 args.query,
                 args.select,
+                args.theme,
             )
         if not getattr(args, "needs_library", True):
             return int(args.handler(None, args))

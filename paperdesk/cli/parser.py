@@ -15,6 +15,7 @@ from paperdesk.cli.commands import (
     cmd_history,
     cmd_import,
     cmd_list,
+    cmd_menu_entry,
     cmd_note,
     cmd_rate,
     cmd_reindex,
@@ -71,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument("--size", default=None, metavar="WxH", help="window size, e.g. 1400x900")
     gui.add_argument("--query", default=None, help="start with this search")
     gui.add_argument("--select", type=int, default=None, metavar="ID", help="select this paper")
+    gui.add_argument(
+        "--theme", choices=("light", "dark", "system"), help="colour theme for this run"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def command(name: str, handler: Callable[..., int], help_text: str) -> argparse.ArgumentParser:
@@ -263,5 +267,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="citation keys for papers without one (default %(default)s)",
     )
     sub = command("syntax", cmd_syntax, "print the search syntax cheat-sheet")
+    sub.set_defaults(needs_library=False)
+    sub = command("menu-entry", cmd_menu_entry, "add the desktop app to your applications menu")
+    sub.add_argument("--remove", action="store_true", help="take it out of the menu again")
     sub.set_defaults(needs_library=False)
     return parser

@@ -34,13 +34,23 @@ def mutation(action: Callable[Concatenate[Desk, P], R]) -> Callable[Concatenate[
     return locked
 
 
+#: Above this many papers a change is re-indexed after the call (indexing.catch_up),
+#: not in it: whoosh re-analyses a whole document to change one field, ~1 ms a paper,
+#: and a status set on 100,000 papers must not wait two minutes for that.
+BULK_PAPERS = 500
+
+
 def synced(desk: Desk, changes: Changes) -> Changes:
-    """Re-index what `changes` names, in the same service call as the database write."""
+    """Re-index what `changes` names, in the same service call as the database write
+    (a bulk change: in the background, through indexing.catch_up)."""
     if desk.lock.depth == 0:
         # A change made outside the lock could interleave with another program's.
         raise RuntimeError("a service that changes the library must be marked @mutation")
+    if len(changes.paper_ids) > BULK_PAPERS:
+        indexing.defer(desk, changes)
+        return changes
     with index_may_lag():
-        indexing.sync_changes(desk.library, desk.index, changes)
+        indexing.sync_changes(desk.library, desk.index, changes, behind=desk.index_behind)
     return changes
 
 

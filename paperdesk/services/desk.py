@@ -50,6 +50,10 @@ class Desk:
         self.lock: WriteLock = lock_for(folder)
         self._checked = False
         self._index_failed = False
+        # Papers whose search documents are behind the database (a bulk edit defers
+        # their re-indexing: services/indexing.catch_up). Kept in memory: if the
+        # process ends first, the index's stamp is stale and the next open rebuilds it.
+        self.index_behind: set[int] = set()
 
     @property
     def db_path(self) -> Path:
@@ -131,6 +135,10 @@ class Desk:
     def _catch_up_index(self, progress: Callable[[int, int], None] | None) -> None:
         if self._index_failed:
             return  # tried once by this Desk already; the next program tries again
+        if self.index_behind:
+            # Stale because this Desk deferred a bulk change's re-indexing: catch_up
+            # finishes it in chunks; a rebuild here would redo all of it at once.
+            return
         reason = self.index.why_stale(self.library.generation())
         if reason is None:
             return
@@ -161,7 +169,11 @@ class Desk:
             raise damaged_error(self.db_path, reason, self.backup_dir)
         self._checked = True
 
-    def close(self) -> None:
+    def close(self, catch_up: bool = True) -> None:
+        """Close the library, re-indexing first what a bulk edit left behind (unless
+        `catch_up` is False: the window does not wait; the next open rebuilds)."""
+        if catch_up and self.index_behind and not self.read_only:
+            indexing.catch_up(self)
         self.index.close()
         self.library.close()
 

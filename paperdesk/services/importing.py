@@ -176,10 +176,13 @@ def index_import(
             progress(done, len(report.added_ids), f"Indexing {name}")
 
     indexing_progress(0)
+    behind = desk.index_behind  # papers a bulk edit left to re-index keep the stamp old
     with index_may_lag():
-        indexing.add_new(desk.library, desk.index, report.added_ids, indexing_progress, cancelled)
+        indexing.add_new(
+            desk.library, desk.index, report.added_ids, indexing_progress, cancelled, behind
+        )
         merged = changes.paper_ids - set(report.added_ids)
-        indexing.sync_changes(desk.library, desk.index, Changes(paper_ids=merged))
+        indexing.sync_changes(desk.library, desk.index, Changes(paper_ids=merged), behind)
 
 
 def withdraw(desk: Desk, changes: Changes) -> Changes | None:
