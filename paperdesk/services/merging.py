@@ -13,6 +13,7 @@ from typing import Any
 
 from paperdesk.core.models import PaperRecord
 from paperdesk.core.text import collapse_whitespace, fingerprint, normalise_for_matching
+from paperdesk.store.imports import raw_fields_json
 
 _SIMPLE_FIELDS = ("venue", "year", "doi", "arxiv", "openreview", "url", "entry_type")
 
@@ -37,7 +38,7 @@ def as_stored(record: PaperRecord) -> dict[str, Any]:
         "title_is_derived": record.title_is_derived,
         "authors": tuple(record.authors),
         "abstract": record.abstract,
-        "raw_fields": json.dumps([list(pair) for pair in record.raw_fields]),
+        "raw_fields": raw_fields_json(record),
         "alternatives": "{}",
     }
 
@@ -92,7 +93,8 @@ def merge_updates(stored: dict[str, Any], record: PaperRecord) -> dict[str, Any]
         updates["fingerprint"] = fingerprint(stored["title"], record.abstract)
 
     if record.raw_fields and stored.get("raw_fields") in (None, "", "[]"):
-        updates["raw_fields"] = json.dumps([list(pair) for pair in record.raw_fields])
+        abstract = updates.get("abstract", stored.get("abstract"))
+        updates["raw_fields"] = raw_fields_json(record, abstract or "")
 
     if alternatives != conflicts_before:
         updates["alternatives"] = json.dumps(alternatives, ensure_ascii=False)

@@ -215,9 +215,19 @@ def _paper_values(paper: NewPaper, stamp: datetime) -> dict[str, Any]:
         "citation_key": paper.citation_key,
         "added": stamp,
         "fingerprint": keys["fingerprint"],
-        "raw_fields": json.dumps([list(pair) for pair in record.raw_fields]),
+        "raw_fields": raw_fields_json(record),
         "alternatives": "{}",
     }
+
+
+def raw_fields_json(record: PaperRecord, stored_abstract: str | None = None) -> str:
+    """The record's source fields as stored, without the abstract when the paper's
+    abstract column (`stored_abstract`, by default the record's) holds it verbatim: it
+    was half of every row, kept twice, and nothing reads a raw abstract back."""
+    abstract = record.abstract if stored_abstract is None else stored_abstract
+    return json.dumps(
+        [[name, value] for name, value in record.raw_fields if not abstract or value != abstract]
+    )
 
 
 def _insert_papers(
