@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
@@ -57,10 +58,15 @@ def result_or_error(
     if records:
         label = label or PurePath(file).name
         return ReadResult(format, label, tuple(records), tuple(problems), tuple(warnings or ()))
+    raise nothing_found(file, problems, what)
+
+
+def nothing_found(file: str, problems: Sequence[Problem], what: str) -> FormatError:
+    """The error for a file that gave nothing to import: empty, or every entry broken."""
     if not problems:
-        raise FormatError(file, f"no entries found: the file holds no {what}")
+        return FormatError(file, f"no entries found: the file holds no {what}")
     shown = "; ".join(
         f"line {p.line}: {p.reason}" if p.line is not None else p.reason for p in problems[:3]
     )
     more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
-    raise FormatError(file, f"no entries found; {len(problems)} skipped: {shown}{more}")
+    return FormatError(file, f"no entries found; {len(problems)} skipped: {shown}{more}")

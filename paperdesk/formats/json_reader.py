@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from paperdesk.core.errors import FormatError
@@ -37,6 +37,8 @@ from paperdesk.formats.user_data import (
 from paperdesk.text import to_plain
 
 FORMAT = "json"
+#: What an empty file was expected to hold.
+WHAT = "JSON objects"
 
 _VENUE_KEYS = ("venue", "booktitle", "journal")
 _YEAR = re.compile(r"\b(\d{4})\b")
@@ -75,8 +77,42 @@ def read_json(text: str, file_name: str) -> ReadResult:
         items: Iterator[tuple[int, Any]] = _array_items(text, file_name)
     else:
         items = _json_lines(text, file_name, problems)
+    records = list(_records(items, file_name, problems, warnings))
+    problems.sort(key=lambda p: p.line or 0)
+    return result_or_error(file_name, FORMAT, records, problems, WHAT, warnings=warnings)
 
-    records: list[PaperRecord] = []
+
+def json_lines_records(
+    lines: Iterable[str], file_name: str, problems: list[Problem], warnings: list[Problem]
+) -> Iterator[PaperRecord]:
+    """JSON Lines read one line at a time (formats/streaming.py): records as they come,
+    bad lines and untitled objects added to `problems`, in line order."""
+
+    def items() -> Iterator[tuple[int, Any]]:
+        for number, line in enumerate(lines, start=1):
+            if line.strip():
+                try:
+                    yield number, _decoder.decode(line)
+                except _UNREADABLE as error:
+                    problems.append(Problem(file_name, number, _not_json(error)))
+
+    return _records(items(), file_name, problems, warnings)
+
+
+def is_object_line(line: str) -> bool:
+    """Whether a line is a JSON object on its own (so the file may be JSON Lines)."""
+    try:
+        return isinstance(_decoder.decode(line), dict)
+    except _UNREADABLE:
+        return False
+
+
+def _records(
+    items: Iterable[tuple[int, Any]],
+    file_name: str,
+    problems: list[Problem],
+    warnings: list[Problem],
+) -> Iterator[PaperRecord]:
     for line, item in items:
         if not isinstance(item, dict):
             problems.append(Problem(file_name, line, "not a JSON object"))
@@ -89,9 +125,7 @@ def read_json(text: str, file_name: str) -> ReadResult:
         if record is None:
             problems.append(Problem(file_name, line, "no title"))
         else:
-            records.append(record)
-    problems.sort(key=lambda p: p.line or 0)
-    return result_or_error(file_name, FORMAT, records, problems, "JSON objects", warnings=warnings)
+            yield record
 
 
 def _json_lines(text: str, file_name: str, problems: list[Problem]) -> Iterator[tuple[int, Any]]:

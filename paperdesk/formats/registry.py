@@ -41,6 +41,7 @@ from paperdesk.formats.seedlist import looks_like_seedlist, read_seedlist
 
 # A bibliography or paper list is a few MB; 100,000 papers of JSON Lines about 150 MB.
 MAX_FILE_BYTES = 250_000_000
+_LIMIT = f"paperdesk imports files up to {MAX_FILE_BYTES // 1_000_000:,} MB"
 # Markers are looked for near the top only: enough for any real header, and a 20 MB
 # file is not scanned end to end just to be named.
 _SNIFF_ZONE = 100_000
@@ -195,22 +196,36 @@ def load_bytes(path: Path) -> bytes:
     is read up to the limit, so whatever it is, memory stays bounded.
     """
     name = printable_path(path)
-    limit = f"paperdesk imports files up to {MAX_FILE_BYTES // 1_000_000:,} MB"
+    check_readable(path)
+    try:
+        with path.open("rb") as stream:
+            data = stream.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise FormatError(name, f"cannot read the file: {error.strerror}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise FormatError(name, f"more than {MAX_FILE_BYTES:,} bytes: {_LIMIT}; split it")
+    return data
+
+
+def check_readable(path: Path) -> int | None:
+    """A regular file's size (None for a pipe, read up to the limit); FormatError for a
+    folder, a device, a file over MAX_FILE_BYTES or one that cannot be opened."""
+    name = printable_path(path)
     try:
         mode = path.stat().st_mode
         if stat.S_ISDIR(mode):
             raise FormatError(name, "cannot read the file: it is a folder (choose the files in it)")
         if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
             raise FormatError(name, "cannot read the file: it is a device, not a file")
-        if stat.S_ISREG(mode) and path.stat().st_size > MAX_FILE_BYTES:
-            raise FormatError(name, f"the file is too large: {limit}; split it")
-        with path.open("rb") as stream:
-            data = stream.read(MAX_FILE_BYTES + 1)
+        if not stat.S_ISREG(mode):
+            return None
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise FormatError(name, f"the file is too large: {_LIMIT}; split it")
+        with path.open("rb"):
+            return size
     except OSError as error:
         raise FormatError(name, f"cannot read the file: {error.strerror}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise FormatError(name, f"more than {MAX_FILE_BYTES:,} bytes: {limit}; split it")
-    return data
 
 
 def read_data(path: Path, data: bytes, encoding: str | None = None) -> ReadResult:

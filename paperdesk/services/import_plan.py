@@ -21,8 +21,7 @@ keeps what it has and gains what it lacks (services/merging.py's rule for fields
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,18 +29,14 @@ from typing import Any
 from paperdesk.core.citekeys import is_valid_key, unique_key
 from paperdesk.core.errors import Cancelled, PaperdeskError
 from paperdesk.core.models import PaperRecord, Status, UserData
-from paperdesk.formats.registry import (
-    BACKUP,
-    BackupFileError,
-    load_bytes,
-    printable_path,
-    read_data,
-)
+from paperdesk.formats.registry import BACKUP, BackupFileError, printable_path
+from paperdesk.formats.streaming import open_records
 from paperdesk.services.desk import Desk
 from paperdesk.services.import_report import MERGED, UNCHANGED, UPDATED, EntryMatch, FileReport
+from paperdesk.services.import_spool import NewPaperSpool
 from paperdesk.services.matching import Keys, Matcher, record_keys
 from paperdesk.services.merging import as_stored, merge_updates, revision_updates
-from paperdesk.store.imports import PlanBasis
+from paperdesk.store.imports import NewPaper, PlanBasis
 from paperdesk.store.library import Library
 
 #: Entries matched per round of library lookups (a few indexed queries each).
@@ -62,9 +57,7 @@ class FilePlan:
     report: FileReport
     sha256: str = ""
     is_backup: bool = False
-    new_records: list[PaperRecord] = field(default_factory=list)
-    new_keys: list[Keys] = field(default_factory=list)
-    citation_keys: list[str | None] = field(default_factory=list)
+    new_papers: NewPaperSpool = field(default_factory=NewPaperSpool)
     updates: dict[int, dict[str, Any]] = field(default_factory=dict)
     present_ids: list[int] = field(default_factory=list)
     previous_ids: set[int] = field(default_factory=set)
@@ -78,24 +71,24 @@ def plan_file(
     progress: Progress | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> FilePlan:
-    """Read a file and decide what each entry does; errors go into the report."""
+    """Read a file and decide what each entry does; errors go into the report.
+
+    The file is read a chunk of entries at a time (formats/streaming.py) and its new
+    papers are kept in a temporary file (services/import_spool.py), so a plan of
+    100,000 papers holds little more than their ids in memory.
+    """
     plan = FilePlan(path, FileReport(file=printable_path(path)))
     report = plan.report
     try:
-        data = load_bytes(path)
-        plan.sha256 = hashlib.sha256(data).hexdigest()
-        result = read_data(path, data)
+        stream = open_records(path)
     except BackupFileError:
         report.format, plan.is_backup = BACKUP, True
         return plan
     except PaperdeskError as error:
         report.error = str(error).removeprefix(f"{report.file}: ")
         return plan
-    report.format, report.label = result.format, result.label
-    report.warnings = [str(w) for w in result.warnings]
-    report.problems = [str(p) for p in result.problems]
-    report.skipped = len(result.problems)
-    report.read = len(result.records) + report.skipped
+    plan.sha256 = stream.sha256
+    report.format, report.label = stream.format, stream.label
     library = desk.library
     plan.basis = library.imports.basis()
     name = printable_path(Path(path.name))
@@ -105,15 +98,29 @@ def plan_file(
         plan.previous_ids = set(library.imports.batch_paper_ids(previous[-1].id))
     its_own = library.imports.papers_first_imported_from(name) if previous else set()
     planner = _Planner(library, plan, its_own)
-    records = result.records
-    for start in range(0, len(records), CHUNK):
+    for records in _in_rounds(stream.chunks):
         if cancelled is not None and cancelled():
             raise Cancelled
+        planner.add_chunk(records)
         if progress is not None:
-            progress(start, len(records), f"Matching {path.name}")
-        planner.add_chunk(records[start : start + CHUNK])
+            progress(stream.records, stream.estimated_total(), f"Matching {path.name}")
+    # The reader's warnings come before the planner's, as the file is read before it is matched.
+    report.warnings[:0] = [str(w) for w in stream.warnings]
+    report.problems = [str(p) for p in stream.problems]
+    report.skipped = len(stream.problems)
+    report.read = stream.records + report.skipped
+    if not stream.records:
+        report.error = str(stream.nothing_found()).removeprefix(f"{report.file}: ")
+        return plan
     planner.merge_into_library()
     return plan
+
+
+def _in_rounds(chunks: Iterable[list[PaperRecord]]) -> Iterator[list[PaperRecord]]:
+    """The reader's chunks cut into rounds of CHUNK entries (one round of lookups each)."""
+    for records in chunks:
+        for start in range(0, len(records), CHUNK):
+            yield records[start : start + CHUNK]
 
 
 class _Planner:
@@ -130,13 +137,10 @@ class _Planner:
         self.incoming: dict[int, list[tuple[int, PaperRecord]]] = {}  # paper -> (match, record)
 
     def _pending(self, temporary_id: int) -> PaperRecord:
-        return self.plan.new_records[-temporary_id - 1]
+        return self.plan.new_papers[-temporary_id - 1].record
 
     def _name(self, target: int) -> str:
-        if target > 0:
-            return f"paper {target}"
-        line = self._pending(target).line
-        return f"the entry on line {line}" if line is not None else "an earlier entry"
+        return f"paper {target}" if target > 0 else _entry_name(self._pending(target))
 
     def _warn(self, record: PaperRecord, message: str) -> None:
         file = self.plan.report.file
@@ -171,15 +175,14 @@ class _Planner:
 
     def _add_new(self, record: PaperRecord, keys: Keys) -> None:
         plan = self.plan
-        plan.new_records.append(record)
-        plan.new_keys.append(keys)
-        temporary_id = -len(plan.new_records)
-        plan.citation_keys.append(self._claim_key(record, temporary_id))
+        temporary_id = -len(plan.new_papers) - 1
+        key = self._claim_key(record, _entry_name(record))
+        plan.new_papers.append(NewPaper(record, keys, key))
         self._take_user_data(temporary_id, record)
         plan.report.added += 1
         self.matcher.add(temporary_id, keys)
 
-    def _claim_key(self, record: PaperRecord, holder: int) -> str | None:
+    def _claim_key(self, record: PaperRecord, holder: str) -> str | None:
         """The record's own key, made unique if it must be; None when it has no usable one."""
         key = record.citation_key
         if not key:
@@ -195,7 +198,7 @@ class _Planner:
                 f"citation key {record.citation_key!r} is already used by {used_by}; "
                 f"this paper's key is {key!r}",
             )
-        self.keys_taken[key.casefold()] = self._name(holder)
+        self.keys_taken[key.casefold()] = holder
         return key
 
     def _merge_into_pending(self, target: int, record: PaperRecord) -> None:
@@ -259,6 +262,11 @@ class _Planner:
             return {}
         self.keys_taken[key.casefold()] = f"paper {paper_id}"
         return {"citation_key": key}
+
+
+def _entry_name(record: PaperRecord) -> str:
+    """An entry of the file, as a warning names it."""
+    return f"the entry on line {record.line}" if record.line is not None else "an earlier entry"
 
 
 def _triage_update(row: dict[str, Any], user: UserData) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from paperdesk.services._sync import index_may_lag, mutation
 from paperdesk.services.desk import Desk
 from paperdesk.services.import_plan import FilePlan, Progress, plan_file
 from paperdesk.services.import_report import EntryMatch, FileReport, ImportReport
-from paperdesk.store.imports import BatchRecord, NewPaper
+from paperdesk.store.imports import BatchRecord
 
 log = logging.getLogger(__name__)
 
@@ -118,16 +118,10 @@ def commit(
         skipped=report.skipped,
     )
     description = f"Import {name}"
-    new_papers = [
-        NewPaper(record, keys, key)
-        for record, keys, key in zip(
-            plan.new_records, plan.new_keys, plan.citation_keys, strict=True
-        )
-    ]
     rolling_backups.before_import(desk)
     new_ids = desk.library.imports.commit(
         description,
-        new_papers,
+        plan.new_papers,
         updates=plan.updates,
         batch=batch,
         present_ids=plan.present_ids,

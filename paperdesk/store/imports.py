@@ -8,10 +8,10 @@ file). It is one undoable action, journaled without copying its new rows (`commi
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from sqlalchemy import Connection, and_, func, insert, select, update
 
@@ -55,6 +55,29 @@ class NewPaper:
             "title": title_key(record.title, record.title_is_derived),
         }
         return cls(record, {k: v for k, v in keys.items() if v}, record.citation_key)
+
+
+@runtime_checkable
+class PaperChunks(Protocol):
+    """New papers handed over a chunk at a time, so that they are never all in memory."""
+
+    def __len__(self) -> int: ...
+
+    def chunks(self) -> Iterator[list[NewPaper]]: ...
+
+
+class _InMemory:
+    """A list of records as PaperChunks."""
+
+    def __init__(self, papers: Sequence[NewPaper | PaperRecord]) -> None:
+        self._papers = [p if isinstance(p, NewPaper) else NewPaper.of(p) for p in papers]
+
+    def __len__(self) -> int:
+        return len(self._papers)
+
+    def chunks(self) -> Iterator[list[NewPaper]]:
+        for start in range(0, len(self._papers), INSERT_CHUNK):
+            yield self._papers[start : start + INSERT_CHUNK]
 
 
 @dataclass
@@ -118,7 +141,7 @@ class ImportStore(SubStore):
     def commit(
         self,
         description: str,
-        new_papers: Sequence[NewPaper | PaperRecord],
+        new_papers: Sequence[NewPaper | PaperRecord] | PaperChunks,
         *,
         updates: Mapping[int, Mapping[str, Any]] | None = None,
         batch: BatchRecord | None = None,
@@ -128,7 +151,8 @@ class ImportStore(SubStore):
         user: Mapping[int, UserData] | None = None,
     ) -> list[int]:
         """Write one file's import in one transaction, as one undoable action; returns
-        the new papers' ids, in order.
+        the new papers' ids, in order. The new papers may come a chunk at a time
+        (`PaperChunks`: a plan's papers are kept in a file until written).
 
         `updates` are merged values by paper id; a negative id -n is the n-th new paper.
         `user` is the user data (tags, note, shortlists) the file gives papers, by the
@@ -143,7 +167,7 @@ class ImportStore(SubStore):
         range (store/journal.py Step), never a copy of every new row.
         """
         updates = updates or {}
-        papers = [p if isinstance(p, NewPaper) else NewPaper.of(p) for p in new_papers]
+        papers = new_papers if isinstance(new_papers, PaperChunks) else _InMemory(new_papers)
         with self._db.action(description) as w:
             connection = w.connection
             if basis is not None:
@@ -232,7 +256,7 @@ def raw_fields_json(record: PaperRecord, stored_abstract: str | None = None) -> 
 
 def _insert_papers(
     connection: Connection,
-    papers: Sequence[NewPaper],
+    papers: PaperChunks,
     first_id: int,
     cancelled: Callable[[], bool] | None,
 ) -> None:
@@ -242,14 +266,15 @@ def _insert_papers(
     chunk; a cancel is noticed between chunks.
     """
     stamp = now()
-    for start in range(0, len(papers), INSERT_CHUNK):
+    next_id = first_id
+    for chunk in papers.chunks():
         if cancelled is not None and cancelled():
             raise Cancelled
-        chunk = papers[start : start + INSERT_CHUNK]
         rows = [
-            {"id": first_id + start + offset, **_paper_values(paper, stamp)}
+            {"id": next_id + offset, **_paper_values(paper, stamp)}
             for offset, paper in enumerate(chunk)
         ]
+        next_id += len(chunk)
         connection.execute(insert(papers_t), rows)
         # Every paper has its state row: the status and rating its file gave (else new,
         # unrated), changed when it was added.
