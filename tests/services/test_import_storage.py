@@ -6,8 +6,13 @@ import json
 import sqlite3
 from pathlib import Path
 
-from paperdesk.services import importing
+import pytest
+
+from paperdesk.core.models import Identifiers, PaperRecord, Status, UserData
+from paperdesk.services import import_spool, importing
 from paperdesk.services.desk import Desk
+from paperdesk.services.import_spool import NewPaperSpool
+from paperdesk.store.imports import NewPaper
 
 
 def _jsonl(path: Path, items: list[dict[str, object]]) -> Path:
@@ -43,3 +48,49 @@ def test_a_raw_abstract_that_differs_from_the_stored_one_is_kept(
 def test_a_new_library_has_16_kib_pages(empty_desk: Desk) -> None:
     with sqlite3.connect(empty_desk.db_path) as connection:
         assert connection.execute("PRAGMA page_size").fetchone()[0] == 16384
+
+
+def test_the_spool_gives_back_every_paper_in_order_by_chunk_and_by_place() -> None:
+    papers = [
+        NewPaper(
+            PaperRecord(
+                f"Paper {n}",
+                authors=("A. Author",),
+                ids=Identifiers(doi=f"10.1/{n}"),
+                raw_fields=(("pages", str(n)),),
+                line=n,
+                user=UserData(tags=("rl",), status=Status.TO_READ) if n % 2 else UserData(),
+            ),
+            {"fingerprint": f"f{n}"},
+            f"key{n}" if n % 3 else None,
+        )
+        for n in range(7)
+    ]
+    spool = NewPaperSpool(chunk=3)
+    for paper in papers:
+        spool.append(paper)
+    assert len(spool) == 7
+    assert [paper for chunk in spool.chunks() for paper in chunk] == papers
+    assert [len(chunk) for chunk in spool.chunks()] == [3, 3, 1]
+    assert [spool[n] for n in (0, 4, 6, -7, -1)] == [papers[n] for n in (0, 4, 6, 0, 6)]
+
+
+def test_an_entry_merges_into_an_earlier_one_already_written_to_the_spool(
+    empty_desk: Desk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(import_spool, "CHUNK", 2)
+    entries: list[dict[str, object]] = [
+        {"title": f"Paper number {n}", "abstract": f"Abstract {n}.", "citation_key": "same"}
+        for n in range(5)
+    ]
+    entries.append({"title": "Paper number 0", "venue": "ICML", "year": 2020})
+    report = importing.import_files(empty_desk, [_jsonl(tmp_path / "list.jsonl", entries)])
+    (file,) = report.files
+    assert (file.read, file.added, file.merged) == (6, 5, 1)
+    first = empty_desk.library.papers.get(file.added_ids[0])
+    assert (first.title, first.venue, first.year) == ("Paper number 0", "ICML", 2020)
+    keys = [empty_desk.library.papers.get(i).citation_key for i in file.added_ids]
+    assert keys == ["same", "samea", "sameb", "samec", "samed"]
+    assert "list.jsonl:2: citation key 'same' is already used by the entry on line 1" in "\n".join(
+        file.warnings
+    )
