@@ -245,13 +245,28 @@ def _paper_values(paper: NewPaper, stamp: datetime) -> dict[str, Any]:
 
 
 def raw_fields_json(record: PaperRecord, stored_abstract: str | None = None) -> str:
-    """The record's source fields as stored, without the abstract when the paper's
-    abstract column (`stored_abstract`, by default the record's) holds it verbatim: it
-    was half of every row, kept twice, and nothing reads a raw abstract back."""
+    """The record's source fields as stored, without those its row gives back verbatim.
+
+    The abstract (`stored_abstract`, by default the record's), its ids and URL and its
+    author list (as JSON lists it) are columns of the paper already: kept again here
+    they were more than half of every row. The title stays: a BibTeX export reads the
+    source's own title back as LaTeX.
+    """
     abstract = record.abstract if stored_abstract is None else stored_abstract
+    ids = record.ids
+    stored = {abstract, ids.doi, ids.arxiv, ids.openreview, ids.url} - {None, ""}
+    authors = _AUTHORS_JSON(list(record.authors)) if record.authors else None
     return json.dumps(
-        [[name, value] for name, value in record.raw_fields if not abstract or value != abstract]
+        [
+            [name, value]
+            for name, value in record.raw_fields
+            if value not in stored and value != authors
+        ]
     )
+
+
+# As formats/json_reader keeps a list: one encoder, made once.
+_AUTHORS_JSON = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def _insert_papers(

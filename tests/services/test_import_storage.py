@@ -20,18 +20,24 @@ def _jsonl(path: Path, items: list[dict[str, object]]) -> Path:
     return path
 
 
-def test_the_abstract_is_stored_once_and_the_other_source_fields_stay(
+def test_the_abstract_ids_and_authors_are_stored_once_and_the_other_source_fields_stay(
     empty_desk: Desk, tmp_path: Path
 ) -> None:
     abstract = "We study bandits with long abstracts. " * 20 + "The end."
-    source = _jsonl(
-        tmp_path / "list.jsonl",
-        [{"title": "Bandits", "abstract": abstract, "track": "main", "pages": "1-9"}],
-    )
-    report = importing.import_files(empty_desk, [source])
+    url = "https://openreview.net/forum?id=B1QRgziT-"
+    item = {
+        "title": "Bandits",
+        "abstract": abstract,
+        "authors": ["Ada Lovelace", "Émile Borel"],
+        "url": url,
+        "track": "main",
+        "pages": "1-9",
+    }
+    report = importing.import_files(empty_desk, [_jsonl(tmp_path / "list.jsonl", [item])])
     (paper_id,) = report.files[0].added_ids
     paper = empty_desk.library.papers.get(paper_id)
-    assert paper.abstract == abstract
+    assert (paper.abstract, paper.ids.url) == (abstract, url)
+    assert paper.authors == ("Ada Lovelace", "Émile Borel")
     assert dict(paper.raw_fields) == {"title": "Bandits", "track": "main", "pages": "1-9"}
 
 
