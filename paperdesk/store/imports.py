@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from sqlalchemy import Connection, and_, func, insert, select, update
+from sqlalchemy import Connection, Table, and_, func, insert, select, update
 
 from paperdesk.core.errors import Cancelled, StalePlanError
 from paperdesk.core.models import ImportBatch, PaperRecord, Status, UserData
@@ -221,7 +221,7 @@ def record_batch(connection: Connection, batch: BatchRecord, paper_ids: Sequence
     return batch_id
 
 
-def _paper_values(paper: NewPaper, stamp: datetime) -> dict[str, Any]:
+def _paper_values(paper: NewPaper, stamp: Any) -> dict[str, Any]:
     """Column values for a new paper row made from an imported record."""
     record, keys = paper.record, paper.keys
     return {
@@ -281,37 +281,64 @@ def _insert_papers(
     chunk; a cancel is noticed between chunks.
     """
     stamp = now()
+    # The time stamp as the driver takes it, once (not once a row: see _insert_many).
+    stamped = papers_t.c.added.type.bind_processor(connection.dialect)
+    stamp_value: Any = stamped(stamp) if stamped else stamp
     next_id = first_id
     for chunk in papers.chunks():
         if cancelled is not None and cancelled():
             raise Cancelled
-        rows = [
-            {"id": next_id + offset, **_paper_values(paper, stamp)}
-            for offset, paper in enumerate(chunk)
-        ]
+        ids = range(next_id, next_id + len(chunk))
         next_id += len(chunk)
-        connection.execute(insert(papers_t), rows)
-        # Every paper has its state row: the status and rating its file gave (else new,
-        # unrated), changed when it was added.
-        connection.execute(
-            insert(state_t),
+        _insert_many(
+            connection,
+            papers_t,
             [
-                {
-                    "paper_id": row["id"],
-                    "status": (paper.record.user.status or Status.NEW).value,
-                    "rating": paper.record.user.rating or 0,
-                    "updated": stamp,
-                }
-                for row, paper in zip(rows, chunk, strict=True)
+                {"id": paper_id, **_paper_values(paper, stamp_value)}
+                for paper_id, paper in zip(ids, chunk, strict=True)
             ],
         )
-        author_rows = [
-            {"paper_id": row["id"], "position": position, "name": name}
-            for row, paper in zip(rows, chunk, strict=True)
-            for position, name in enumerate(paper.record.authors)
-        ]
-        if author_rows:
-            connection.execute(insert(authors_t), author_rows)
+        # Every paper has its state row: the status and rating its file gave (else new,
+        # unrated), changed when it was added.
+        _insert_many(
+            connection,
+            state_t,
+            [
+                {
+                    "paper_id": paper_id,
+                    "status": (paper.record.user.status or Status.NEW).value,
+                    "rating": paper.record.user.rating or 0,
+                    "updated": stamp_value,
+                }
+                for paper_id, paper in zip(ids, chunk, strict=True)
+            ],
+        )
+        _insert_many(
+            connection,
+            authors_t,
+            [
+                {"paper_id": paper_id, "position": position, "name": name}
+                for paper_id, paper in zip(ids, chunk, strict=True)
+                for position, name in enumerate(paper.record.authors)
+            ],
+        )
+
+
+def _insert_many(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
+    """executemany on the driver, the rows' values already as it takes them.
+
+    SQLAlchemy's Core insert processes every parameter of every row in Python, a third
+    of the time to store 100,000 papers; the statement is still SQLAlchemy's, compiled
+    for the connection's dialect, so its parameter style is the driver's.
+    """
+    if not rows:
+        return
+    compiled = insert(table).compile(dialect=connection.dialect, column_keys=list(rows[0]))
+    if compiled.positional:
+        order = compiled.positiontup or ()
+        connection.exec_driver_sql(compiled.string, [tuple(r[k] for k in order) for r in rows])
+    else:
+        connection.exec_driver_sql(compiled.string, rows)  # type: ignore[arg-type]
 
 
 def _update_papers(connection: Connection, updates: Mapping[int, Mapping[str, Any]]) -> None:
