@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+import sys
+import unicodedata
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -86,3 +90,23 @@ def test_normalising_is_idempotent(text: str) -> None:
 
     assert normalise_for_matching(once) == once
     assert collapse_whitespace(collapse_whitespace(text)) == collapse_whitespace(text)
+
+
+def _accents_removed_character_by_character(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    kept = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(re.findall(r"[^\W_]+", kept.casefold()))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Rocktäschel, Müller and Ñúñez",
+        "e\u0301te\u0301 a\u0300 Orsay",  # marks after ASCII letters
+        "ﬁnite Ⅻ ²",  # compatibility forms
+        "한국어 논문 שָׁלוֹם नमस्ते",  # Hangul, Hebrew points, Devanagari signs
+        "".join(chr(c) for c in range(0x80, sys.maxunicode + 1) if not 0xD800 <= c < 0xE000),
+    ],
+)
+def test_accents_go_as_a_test_of_every_character_would_remove_them(text: str) -> None:
+    assert normalise_for_matching(text) == _accents_removed_character_by_character(text)
