@@ -63,6 +63,7 @@ def _integer(digits: str) -> int | str:
 
 _decoder = json.JSONDecoder(parse_int=_integer)
 _NOT_BLANK = re.compile(r"\S")
+_PLAIN_WORDS = re.compile(r"[A-Za-z0-9]+(?:[ -][A-Za-z0-9]+)*")
 # One encoder for all: json.dumps with options builds a new one per call, which was a
 # third of the time to read the 13k-paper corpus.
 _encode = json.JSONEncoder(ensure_ascii=False).encode
@@ -251,12 +252,20 @@ def _names(value: Any) -> tuple[str, ...]:
 
 def _raw(value: Any) -> str:
     """A field's source text: strings as they are, anything else as JSON."""
-    return value if isinstance(value, str) else _encode(value)
+    if isinstance(value, str):
+        return value
+    if type(value) is int:  # a year: JSON writes it as str() does, without an encoder
+        return str(value)
+    return _encode(value)
 
 
 def _text(value: Any) -> str:
     """A display value: LaTeX/HTML made readable (`$K^2$-GNN` -> `K²-GNN`), one line."""
-    return to_plain(value) if isinstance(value, str) else ""
+    if not isinstance(value, str):
+        return ""
+    # Most names, titles and venues are words and single spaces or hyphens, which read
+    # as themselves: the renderer is skipped for them (a tenth of reading a large file).
+    return value if _PLAIN_WORDS.fullmatch(value) else to_plain(value)
 
 
 def _optional(value: Any) -> str | None:

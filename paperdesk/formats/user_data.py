@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.models import MAX_RATING, Paper, Status, UserData
@@ -39,6 +40,7 @@ def parse_status(text: str, field: str, warn: Warn) -> Status | None:
         return None
 
 
+@lru_cache(maxsize=64)  # paper lists repeat a handful of decisions 100,000 times
 def triage_status(text: str) -> Status | None:
     """A triage status, or None for anything else.
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from paperdesk.core.evidence import Evidence, contradictions, evidence_of
 from paperdesk.core.models import PaperRecord
@@ -111,7 +110,13 @@ class Matcher:
     def find(self, keys: Keys, record: PaperRecord) -> Verdict:
         # Evidence is read only when a weak key or a similar text meets a paper: most
         # records of a large file meet none, and reading it was a fifth of planning.
-        evidence = cache(lambda: record_evidence(record))
+        read: list[Evidence] = []
+
+        def evidence() -> Evidence:
+            if not read:
+                read.append(record_evidence(record))
+            return read[0]
+
         kept_apart: list[tuple[int, str]] = []
         for kind in KEY_KINDS:
             value = keys.get(kind)

@@ -175,9 +175,10 @@ class ImportNearDuplicates:
 
     def find(self, record: PaperRecord) -> tuple[int, float] | None:
         """The most similar library paper and its similarity, if any reaches the threshold."""
-        return self._loaded().best_match(
-            real_title(record.title, record.title_is_derived), record.abstract
-        )
+        index = self._loaded()
+        if not len(index):  # an empty library: nothing to compare the text with
+            return None
+        return index.best_match(real_title(record.title, record.title_is_derived), record.abstract)
 
     def _loaded(self) -> NearDuplicateIndex:
         if self._index is None:

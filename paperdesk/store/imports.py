@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
+from operator import itemgetter
 from typing import Any, Protocol, runtime_checkable
 
 from sqlalchemy import Connection, Table, and_, func, insert, select, update
@@ -335,8 +336,9 @@ def _insert_many(connection: Connection, table: Table, rows: list[dict[str, Any]
         return
     compiled = insert(table).compile(dialect=connection.dialect, column_keys=list(rows[0]))
     if compiled.positional:
-        order = compiled.positiontup or ()
-        connection.exec_driver_sql(compiled.string, [tuple(r[k] for k in order) for r in rows])
+        order: Sequence[str] = compiled.positiontup or []
+        values = itemgetter(*order) if len(order) > 1 else lambda row: (row[order[0]],)
+        connection.exec_driver_sql(compiled.string, [values(row) for row in rows])
     else:
         connection.exec_driver_sql(compiled.string, rows)  # type: ignore[arg-type]
 

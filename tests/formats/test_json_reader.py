@@ -10,6 +10,7 @@ import pytest
 from paperdesk.core.errors import FormatError
 from paperdesk.core.models import Identifiers
 from paperdesk.formats.json_reader import read_json
+from paperdesk.text import to_plain
 
 CORPUS_LINE = {
     "venue": "ICLR",
@@ -133,3 +134,14 @@ def test_the_shared_corpus_reads_completely(shared_data: Path) -> None:
     assert all(record.title and record.year for record in result.records)
     with_openreview = sum(1 for record in result.records if record.ids.openreview)
     assert with_openreview > 3_500  # mostly taken from openreview.net/forum?id= URLs
+
+
+@pytest.mark.parametrize(
+    "plain",
+    ["Ngo Anh Vien", "Viet-Hung Dang", "ICML", "Deep Learning for 3D Point Clouds", "R2-D2"],
+)
+def test_plain_words_read_as_the_renderer_reads_them(plain: str) -> None:
+    item = {"title": plain, "authors": [plain], "venue": plain}
+    (record,) = read_json(json.dumps(item), "list.jsonl").records
+    assert (record.title, record.authors, record.venue) == (plain, (plain,), plain)
+    assert to_plain(plain) == plain
