@@ -17,8 +17,8 @@ from pathlib import Path
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import Cancelled, PaperdeskError, StalePlanError
 from paperdesk.formats.registry import printable_path
-from paperdesk.services import backup, history, indexing, rolling_backups
-from paperdesk.services._sync import index_may_lag, mutation
+from paperdesk.services import backup, indexing, rolling_backups
+from paperdesk.services._sync import index_may_lag, mutation, synced
 from paperdesk.services.desk import Desk
 from paperdesk.services.import_plan import FilePlan, Progress, plan_file
 from paperdesk.services.import_report import EntryMatch, FileReport, ImportReport
@@ -179,13 +179,15 @@ def index_import(
         indexing.sync_changes(desk.library, desk.index, Changes(paper_ids=merged), behind)
 
 
+@mutation
 def withdraw(desk: Desk, changes: Changes) -> Changes | None:
-    """Undo an import the user cancelled after it was written, if nothing was done since
-    (then the import is what Undo would undo); None when it had to stay."""
-    newest = desk.library.history.recent(1)
-    if not newest or newest[0].id != changes.history_id or newest[0].undone:
+    """Take back an import the user cancelled after it was written, if nothing was done
+    since (then the import is what Undo would undo); None when it had to stay. The
+    import leaves no history: the library is as it was before it."""
+    if changes.history_id is None:
         return None
-    return history.undo(desk)
+    withdrawn = desk.library.imports.withdraw(changes.history_id)
+    return synced(desk, withdrawn) if withdrawn is not None else None
 
 
 def _restore(

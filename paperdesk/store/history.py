@@ -26,7 +26,10 @@ class HistoryStore(SubStore):
     def labels(self) -> UndoLabels:
         """What Undo and Redo would do now, read at one moment."""
         with self._db.read() as connection:
-            undo, redo = _candidate(connection, undone=False), _candidate(connection, undone=True)
+            undo, redo = (
+                replay_candidate(connection, undone=False),
+                replay_candidate(connection, undone=True),
+            )
         return UndoLabels(undo.action if undo else None, redo.action if redo else None)
 
     def undo(self) -> Changes | None:
@@ -37,7 +40,7 @@ class HistoryStore(SubStore):
 
     def _replay(self, *, undo: bool) -> Changes | None:
         with self._db.engine.begin() as connection:
-            entry = _candidate(connection, undone=not undo)
+            entry = replay_candidate(connection, undone=not undo)
             if entry is None:
                 return None
             payload = connection.scalar(
@@ -51,9 +54,9 @@ class HistoryStore(SubStore):
                     .where(history_t.c.id == entry.id)
                     .values(payload=steps_to_json(steps))
                 )
-            touched_before = _papers_touched(connection, steps)
+            touched_before = papers_touched(connection, steps)
             apply_states(connection, steps, undo=undo)
-            touched_after = _papers_touched(connection, steps)
+            touched_after = papers_touched(connection, steps)
             connection.execute(
                 update(history_t).where(history_t.c.id == entry.id).values(undone=undo)
             )
@@ -75,7 +78,7 @@ def _entry(row: Row[Any]) -> HistoryEntry:
     return HistoryEntry(row.id, row.action, row.actor, row.at, row.undone)
 
 
-def _candidate(connection: Connection, *, undone: bool) -> HistoryEntry | None:
+def replay_candidate(connection: Connection, *, undone: bool) -> HistoryEntry | None:
     """The next action to undo (the newest done) or redo (the oldest undone).
 
     Only journaled actions count: a restore's row records that it happened but holds
@@ -123,7 +126,7 @@ def _adds_or_removes_papers(steps: Sequence[Step]) -> bool:
     return False
 
 
-def _papers_touched(connection: Connection, steps: Sequence[Step]) -> set[int]:
+def papers_touched(connection: Connection, steps: Sequence[Step]) -> set[int]:
     """Paper ids whose search document depends on the journaled rows."""
     touched: set[int] = set()
     tag_ids: set[int] = set()

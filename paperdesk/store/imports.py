@@ -14,19 +14,23 @@ from datetime import datetime
 from operator import itemgetter
 from typing import Any, Protocol, runtime_checkable
 
-from sqlalchemy import Connection, Table, and_, func, insert, select, update
+from sqlalchemy import Connection, Table, and_, delete, func, insert, select, update
 
+from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import Cancelled, StalePlanError
 from paperdesk.core.models import ImportBatch, PaperRecord, Status, UserData
 from paperdesk.core.text import fingerprint, title_key
-from paperdesk.store.database import SubStore
+from paperdesk.store.database import SubStore, bump_generation
+from paperdesk.store.history import papers_touched, replay_candidate
 from paperdesk.store.import_user_data import write_user_data
+from paperdesk.store.journal import apply_states, steps_from_json
 from paperdesk.store.papers import touch
 from paperdesk.store.tables import (
     authors_t,
     batch_papers_t,
     batches_t,
     chunked,
+    history_t,
     now,
     papers_t,
     state_t,
@@ -203,6 +207,48 @@ class ImportStore(SubStore):
             if cancelled is not None and cancelled():
                 raise Cancelled  # leaving the block by an exception rolls the whole file back
         return new_ids
+
+    def withdraw(self, history_id: int) -> Changes | None:
+        """Take back an import the user cancelled once it was written, as if it had never
+        been: its new papers are deleted by their id range, the papers it merged into
+        get their journaled values back, and its history row goes (there is nothing to
+        redo). None unless it is still the newest action, not undone.
+
+        Undo would read every new row into the journal first, for a redo: 33 s and
+        1.3 GB for 100,000 papers, where this takes a few seconds and no memory.
+        """
+        with self._db.engine.begin() as connection:
+            entry = replay_candidate(connection, undone=False)
+            if entry is None or entry.id != history_id:
+                return None
+            payload = connection.scalar(
+                select(history_t.c.payload).where(history_t.c.id == history_id)
+            )
+            steps = steps_from_json(str(payload))
+            journaled = [step for step in steps if step.added_ids is None]
+            added = [
+                paper_id
+                for step in steps
+                if step.added_ids is not None
+                for paper_id in range(step.added_ids[0], step.added_ids[1] + 1)
+            ]
+            touched = papers_touched(connection, journaled)
+            apply_states(connection, journaled, undo=True)
+            for step in steps:
+                if step.added_ids is not None:
+                    first, last = step.added_ids
+                    # Their state, authors, links and user data go with them (cascades).
+                    connection.execute(delete(papers_t).where(papers_t.c.id.between(first, last)))
+            connection.execute(delete(history_t).where(history_t.c.id == history_id))
+            bump_generation(connection)
+        return Changes(
+            f"Cancel {entry.action}",
+            ids_of(touched | set(added)),
+            papers_added_or_removed=bool(added),
+            imports=True,
+            tags=any(s.table in ("tags", "paper_tags") for s in journaled),
+            shortlists=any(s.table in ("shortlists", "shortlist_entries") for s in journaled),
+        )
 
 
 def list_batches(connection: Connection) -> list[ImportBatch]:

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from paperdesk.core.models import Identifiers, PaperRecord, Status, UserData
-from paperdesk.services import import_spool, importing
+from paperdesk.services import import_spool, importing, searching, tagging
 from paperdesk.services.desk import Desk
 from paperdesk.services.import_spool import NewPaperSpool
 from paperdesk.store.imports import NewPaper
+from tests.services.conftest import paper_with
 
 
 def _jsonl(path: Path, items: list[dict[str, object]]) -> Path:
@@ -100,3 +101,35 @@ def test_an_entry_merges_into_an_earlier_one_already_written_to_the_spool(
     assert "list.jsonl:2: citation key 'same' is already used by the entry on line 1" in "\n".join(
         file.warnings
     )
+
+
+def test_a_withdrawn_import_leaves_the_library_as_before_and_no_history(
+    desk: Desk, tmp_path: Path
+) -> None:
+    seed = desk.library.papers.get(paper_with(desk, "Self-attention performs well"))
+    entries: list[dict[str, object]] = [
+        {"title": "A real title", "abstract": seed.abstract, "doi": "10.1/x", "tags": ["fresh"]},
+        *({"title": f"New paper {n}", "abstract": f"Zebras gallop {n}.", "tags": ["fresh"]}
+          for n in range(3)),
+    ]  # fmt: skip
+    before = (desk.library.papers.count(), desk.library.history.recent(3), seed)
+    report = importing.import_files(desk, [_jsonl(tmp_path / "list.jsonl", entries)])
+    assert (report.files[0].added, report.files[0].merged) == (3, 1)
+    assert searching.find_ids(desk, "zebras").ids
+
+    withdrawn = importing.withdraw(desk, report.changes)
+
+    assert withdrawn is not None and withdrawn.papers_added_or_removed
+    after = (desk.library.papers.count(), desk.library.history.recent(3))
+    assert (*after, desk.library.papers.get(seed.id)) == before
+    assert "fresh" not in [tag.name for tag in desk.library.tags.all()]
+    assert desk.library.imports.batches()[-1].file_name != "list.jsonl"
+    assert searching.find_ids(desk, "zebras").ids == []
+
+
+def test_an_import_stays_once_something_else_was_done(desk: Desk, tmp_path: Path) -> None:
+    source = _jsonl(tmp_path / "list.jsonl", [{"title": "Zebras", "abstract": "Zebras run."}])
+    report = importing.import_files(desk, [source])
+    tagging.add_tags(desk, report.files[0].added_ids, ["kept"])
+    assert importing.withdraw(desk, report.changes) is None
+    assert desk.library.papers.count() == 39
