@@ -254,6 +254,7 @@ class MainWindow(QMainWindow):
         self._remember_library()
         self.refresh_panes(then=self._offer_demo_if_empty)
         self.run_search()
+        self.catch_up.start_if_behind()  # an import's indexing the last program left half-done
         self.desk_opened.emit()
 
     def _offer_demo_if_empty(self, overview: Overview) -> None:

@@ -54,6 +54,9 @@ class Desk:
         # their re-indexing: services/indexing.catch_up). Kept in memory: if the
         # process ends first, the index's stamp is stale and the next open rebuilds it.
         self.index_behind: set[int] = set()
+        # Papers an import stored whose indexing (importing.index_import) has not ended:
+        # the index's stamp is old meanwhile, and it must not be taken for stale.
+        self.index_importing: set[int] = set()
 
     @property
     def db_path(self) -> Path:
@@ -90,6 +93,7 @@ class Desk:
             upgrade_guard=None if read_only else lambda: lock.hold(on_wait),
         )
         desk = cls(folder, library, FullTextIndex(folder / INDEX_DIR), read_only, on_wait)
+        desk.index_behind.update(_interrupted_import_indexing(library, desk.index))
         if not read_only:
             remove_unfinished(folder / UNFINISHED_DIR)  # what a killed export left behind
             rolling_backups.daily(desk)
@@ -135,9 +139,10 @@ class Desk:
     def _catch_up_index(self, progress: Callable[[int, int], None] | None) -> None:
         if self._index_failed:
             return  # tried once by this Desk already; the next program tries again
-        if self.index_behind:
-            # Stale because this Desk deferred a bulk change's re-indexing: catch_up
-            # finishes it in chunks; a rebuild here would redo all of it at once.
+        if self.index_behind or self.index_importing:
+            # Stale because this Desk deferred a bulk change's re-indexing (catch_up
+            # finishes it in chunks) or an import's (index_import adds its papers): a
+            # rebuild here would redo all of it at once.
             return
         reason = self.index.why_stale(self.library.generation())
         if reason is None:
@@ -182,6 +187,16 @@ class Desk:
 
     def __exit__(self, *_exc: object) -> None:
         self.close()
+
+
+def _interrupted_import_indexing(library: Library, index: FullTextIndex) -> list[int]:
+    """The papers an import stored but had not indexed when its program ended, if the
+    index has everything else (then they are indexed in the background, not the whole
+    library again); none when anything changed since (the index is rebuilt)."""
+    pending = library.imports.pending_indexing()
+    if pending is None or pending.generation != library.generation():
+        return []
+    return pending.paper_ids if index.why_stale(pending.generation - 1) is None else []
 
 
 def _make_folder(folder: Path) -> None:

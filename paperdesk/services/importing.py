@@ -145,6 +145,7 @@ def commit(
         imports=True,
         history_id=desk.library.history.recent(1)[0].id,
     )
+    _await_indexing(desk, changes)
     if index:
         index_import(desk, report, changes, progress)
     return report, changes
@@ -170,13 +171,41 @@ def index_import(
             progress(done, len(report.added_ids), f"Indexing {name}")
 
     indexing_progress(0)
-    behind = desk.index_behind  # papers a bulk edit left to re-index keep the stamp old
-    with index_may_lag():
-        indexing.add_new(
-            desk.library, desk.index, report.added_ids, indexing_progress, cancelled, behind
-        )
-        merged = changes.paper_ids - set(report.added_ids)
-        indexing.sync_changes(desk.library, desk.index, Changes(paper_ids=merged), behind)
+    library, behind = desk.library, desk.index_behind
+    merged = changes.paper_ids - set(report.added_ids)
+    indexed = False
+    try:
+        with index_may_lag():
+            # The stamp stays old while papers wait: a bulk change's, or those merged into.
+            indexing.add_new(
+                library, desk.index, report.added_ids, indexing_progress, cancelled, behind | merged
+            )
+            indexing.sync_changes(library, desk.index, Changes(paper_ids=merged), behind)
+            indexed = True
+    finally:
+        desk.index_importing.difference_update(changes.paper_ids)
+        if not indexed:  # cancelled (the import is withdrawn) or failed: caught up later
+            behind.update(changes.paper_ids)
+    if indexed:
+        library.imports.forget_indexing()
+
+
+def _await_indexing(desk: Desk, changes: Changes) -> None:
+    """The import's papers wait for `index_import`: searches say so meanwhile, and the
+    index's stamp stays old without the index being taken for stale (a writer's next
+    action would rebuild it whole, then index_import add them twice).
+
+    If the index has everything else, the papers are also noted in the library: indexing
+    stopped half-way (the program killed) then resumes at the next open (Desk.open).
+    """
+    library = desk.library
+    if (
+        not desk.index_behind
+        and not desk.index_importing
+        and desk.index.why_stale(library.generation() - 1) is None
+    ):
+        library.imports.remember_indexing(library.generation(), changes.paper_ids)
+    desk.index_importing.update(changes.paper_ids)
 
 
 @mutation

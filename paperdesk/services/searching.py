@@ -59,7 +59,7 @@ def find_ids(
         return SearchResult(desk.library.papers.sorted_ids(key, descending), total, None, ())
     hits = desk.index.search(query)
     ids = hits.ids
-    behind = indexing.behind(desk)
+    behind = indexing.behind(desk) + len(desk.index_importing)
     if sort != fields.RELEVANCE:
         wanted = set(ids)
         ids = [i for i in desk.library.papers.sorted_ids(sort, descending) if i in wanted]

@@ -8,7 +8,7 @@ file). It is one undoable action, journaled without copying its new rows (`commi
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from operator import itemgetter
@@ -31,6 +31,7 @@ from paperdesk.store.tables import (
     batches_t,
     chunked,
     history_t,
+    meta_t,
     now,
     papers_t,
     state_t,
@@ -93,6 +94,18 @@ class PlanBasis:
     count: int
     last_id: int
     updated: dict[int, datetime] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PendingIndexing:
+    """Papers an import stored but had not finished indexing, at `generation`."""
+
+    generation: int
+    paper_ids: list[int]
+
+
+# The meta key of the papers an import is indexing (store.imports.PendingIndexing).
+_PENDING_INDEXING = "import:pending-indexing"
 
 
 @dataclass(frozen=True)
@@ -208,6 +221,33 @@ class ImportStore(SubStore):
                 raise Cancelled  # leaving the block by an exception rolls the whole file back
         return new_ids
 
+    def remember_indexing(self, generation: int, paper_ids: Collection[int]) -> None:
+        """Note that an import's papers wait to be indexed, the library being at
+        `generation`, so that indexing stopped half-way resumes at the next open
+        (`pending_indexing`). Not an action: no history, no new generation."""
+        ids = sorted(paper_ids)
+        ranges = [[group[0], group[-1]] for group in _runs(ids)]
+        value = json.dumps({"generation": generation, "ranges": ranges})
+        with self._db.engine.begin() as connection:
+            connection.execute(delete(meta_t).where(meta_t.c.key == _PENDING_INDEXING))
+            connection.execute(insert(meta_t).values(key=_PENDING_INDEXING, value=value))
+
+    def forget_indexing(self) -> None:
+        with self._db.engine.begin() as connection:
+            connection.execute(delete(meta_t).where(meta_t.c.key == _PENDING_INDEXING))
+
+    def pending_indexing(self) -> PendingIndexing | None:
+        """The papers an import left to index, and the generation they belong to."""
+        with self._db.read() as connection:
+            value = connection.scalar(
+                select(meta_t.c.value).where(meta_t.c.key == _PENDING_INDEXING)
+            )
+        if value is None:
+            return None
+        found = json.loads(value)
+        ids = [i for first, last in found["ranges"] for i in range(first, last + 1)]
+        return PendingIndexing(int(found["generation"]), ids)
+
     def withdraw(self, history_id: int) -> Changes | None:
         """Take back an import the user cancelled once it was written, as if it had never
         been: its new papers are deleted by their id range, the papers it merged into
@@ -249,6 +289,18 @@ class ImportStore(SubStore):
             tags=any(s.table in ("tags", "paper_tags") for s in journaled),
             shortlists=any(s.table in ("shortlists", "shortlist_entries") for s in journaled),
         )
+
+
+def _runs(ids: Sequence[int]) -> Iterator[list[int]]:
+    """Sorted ids cut into runs of consecutive ones (an import's new papers are one)."""
+    run: list[int] = []
+    for paper_id in ids:
+        if run and paper_id != run[-1] + 1:
+            yield run
+            run = []
+        run.append(paper_id)
+    if run:
+        yield run
 
 
 def list_batches(connection: Connection) -> list[ImportBatch]:

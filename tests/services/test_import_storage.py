@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from paperdesk.core.changes import Changes
+from paperdesk.core.errors import Cancelled
 from paperdesk.core.models import Identifiers, PaperRecord, Status, UserData
-from paperdesk.services import import_spool, importing, searching, tagging
+from paperdesk.services import import_spool, importing, indexing, searching, tagging
 from paperdesk.services.desk import Desk
 from paperdesk.services.import_spool import NewPaperSpool
 from paperdesk.store.imports import NewPaper
@@ -133,3 +135,59 @@ def test_an_import_stays_once_something_else_was_done(desk: Desk, tmp_path: Path
     tagging.add_tags(desk, report.files[0].added_ids, ["kept"])
     assert importing.withdraw(desk, report.changes) is None
     assert desk.library.papers.count() == 39
+
+
+def _zebras(tmp_path: Path, count: int = 3) -> Path:
+    entries = [{"title": f"Zebra {n}", "abstract": f"Zebras gallop {n}."} for n in range(count)]
+    return _jsonl(tmp_path / "zebras.jsonl", entries)
+
+
+def _stored(desk: Desk, source: Path) -> tuple[importing.FileReport, Changes]:
+    return importing.commit(desk, importing.plan_file(desk, source), index=False)
+
+
+def test_searches_say_the_index_is_behind_while_an_import_is_indexed(
+    desk: Desk, tmp_path: Path
+) -> None:
+    report, changes = _stored(desk, _zebras(tmp_path))
+    behind_seen: list[int] = []
+
+    def progress(_done: int, _total: int, _message: str) -> None:
+        behind_seen.append(searching.find_ids(desk, "zebras").index_behind)
+
+    importing.index_import(desk, report, changes, progress)
+    assert max(behind_seen) == 3
+    assert searching.find_ids(desk, "zebras").index_behind == 0
+    assert len(searching.find_ids(desk, "zebras").ids) == 3
+    assert desk.index.why_stale(desk.library.generation()) is None
+
+
+def test_an_interrupted_indexing_resumes_at_the_next_open_without_a_rebuild(
+    desk: Desk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report, changes = _stored(desk, _zebras(tmp_path))
+    with pytest.raises(Cancelled):  # as if the program were killed while indexing
+        importing.index_import(desk, report, changes, cancelled=lambda: True)
+    desk.close(catch_up=False)
+
+    def no_rebuild(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the whole library was indexed again")
+
+    monkeypatch.setattr(indexing, "rebuild", no_rebuild)
+    with Desk.open(desk.folder) as again:
+        assert again.index_behind == set(report.added_ids)
+        assert indexing.catch_up(again) == 0
+        assert len(searching.find_ids(again, "zebras").ids) == 3
+        assert again.index.why_stale(again.library.generation()) is None
+
+
+def test_papers_left_to_index_are_forgotten_once_the_library_changed(
+    desk: Desk, tmp_path: Path
+) -> None:
+    report, _changes = _stored(desk, _zebras(tmp_path))
+    generation = desk.library.generation()
+    desk.library.imports.remember_indexing(generation - 1, report.added_ids)
+    desk.close(catch_up=False)
+    with Desk.open(desk.folder) as again:
+        assert again.index_behind == set()
+        assert len(searching.find_ids(again, "zebras").ids) == 3  # rebuilt
