@@ -381,7 +381,8 @@ def _insert_papers(
     """
     stamp = now()
     # The time stamp as the driver takes it, once (not once a row: see _insert_many).
-    stamped = papers_t.c.added.type.bind_processor(connection.dialect)
+    dialect = connection.dialect
+    stamped = papers_t.c.added.type.dialect_impl(dialect).bind_processor(dialect)
     stamp_value: Any = stamped(stamp) if stamped else stamp
     next_id = first_id
     for chunk in papers.chunks():
