@@ -85,6 +85,8 @@ FIELDS: tuple[Field, ...] = (
         multiple=True,
     ),
     Field("note", FieldType.TEXT, query=True),
+    # Passages marked in the abstract and their comments (triage, issue 10).
+    Field("annotation", FieldType.TEXT, query=True, aliases=("annotations", "highlight")),
     # Every word a reader sees (title, abstract, authors, note, tags, venue): bare words
     # search it. One combined field indexes ~1.35x and searches ~2x faster than several.
     Field("text", FieldType.TEXT, query=True, aliases=("all", "abstract")),

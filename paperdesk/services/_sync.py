@@ -1,4 +1,5 @@
-"""The one step every mutating service shares: bring the search index up to date."""
+"""The one step every mutating service shares: bring the search index (and the ranking,
+once a triage started it) up to date."""
 
 from __future__ import annotations
 
@@ -9,4 +10,8 @@ from paperdesk.services.desk import Desk
 
 def synced(desk: Desk, changes: Changes) -> Changes:
     """Re-index what `changes` names, in the same service call as the database write."""
-    return indexing.sync_changes(desk.library, desk.index, changes)
+    indexing.sync_changes(desk.library, desk.index, changes)
+    promise = desk.promise_if_started()
+    if promise is not None:
+        promise.note_changes(changes)
+    return changes

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paperdesk.config import BACKUP_DIR, DB_FILE, INDEX_DIR
 from paperdesk.core.errors import LibraryError
 from paperdesk.search.index import FullTextIndex
 from paperdesk.services import indexing
 from paperdesk.store.library import Library
+
+if TYPE_CHECKING:  # the ranking loads scikit-learn: only when a library first needs it
+    from paperdesk.services.promise import Promise
 
 log = logging.getLogger(__name__)
 
@@ -22,6 +27,8 @@ class Desk:
         self.folder = folder
         self.library = library
         self.index = index
+        self._promise: Promise | None = None
+        self._promise_lock = threading.Lock()
 
     @classmethod
     def open(
@@ -55,7 +62,22 @@ class Desk:
             indexing.rebuild(self.library, self.index, progress)
         return reason
 
+    @property
+    def promise(self) -> Promise:
+        """'Most promising first' for this library (services/promise.py), made on first use."""
+        with self._promise_lock:
+            if self._promise is None:
+                from paperdesk.services.promise import Promise
+
+                self._promise = Promise(self)
+            return self._promise
+
+    def promise_if_started(self) -> Promise | None:
+        return self._promise
+
     def close(self) -> None:
+        if self._promise is not None:
+            self._promise.close()
         self.index.close()
         self.library.close()
 

@@ -10,6 +10,8 @@
     library.stats       the overview the sidebar shows, `paperdesk stats`
     library.imports     import batches (provenance) and the bulk write path
     library.backups     the whole library as one state, for JSON backups
+    library.annotations marked passages of abstracts, with a colour and a comment
+    library.triage      keep / maybe / discard, the decision log, what the ranking reads
 
 Sub-stores return core dataclasses and `Changes`, never ORM rows, connections or
 tables (compare Anki's `Collection` owning its `TagManager`, `DeckManager`...). They
@@ -22,6 +24,7 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
+from paperdesk.store.annotations import AnnotationStore
 from paperdesk.store.database import Database
 from paperdesk.store.db import make_engine
 from paperdesk.store.history import HistoryStore
@@ -35,6 +38,7 @@ from paperdesk.store.shortlists import ShortlistStore
 from paperdesk.store.snapshot import BackupStore
 from paperdesk.store.stats import StatsStore
 from paperdesk.store.tags import TagStore
+from paperdesk.store.triage import TriageStore
 
 
 class Library:
@@ -52,6 +56,8 @@ class Library:
         self.stats = StatsStore(self._db)
         self.imports = ImportStore(self._db)
         self.backups = BackupStore(self._db)
+        self.annotations = AnnotationStore(self._db)
+        self.triage = TriageStore(self._db)
 
     @classmethod
     def open(cls, url: str, db_path: Path | None = None, backup_dir: Path | None = None) -> Library:

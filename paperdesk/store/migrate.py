@@ -20,7 +20,7 @@ from paperdesk.core.errors import LibraryError
 log = logging.getLogger(__name__)
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 #: The newest migration in migrations/versions (a test keeps the two in step).
-SCHEMA_HEAD = "0001"
+SCHEMA_HEAD = "0002_annotations"
 
 
 def current_revision(engine: Engine) -> str | None:

@@ -29,15 +29,17 @@ from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import InvalidValueError, NotFoundError
 from paperdesk.core.evidence import Evidence, evidence_of
 from paperdesk.core.fields import Field, FieldType
-from paperdesk.core.models import Identifiers, Paper, Status
+from paperdesk.core.models import Annotation, Identifiers, Paper, Status
 from paperdesk.core.rules import check_rating, clean_title, rating_label
 from paperdesk.core.text import normalise_for_matching
-from paperdesk.store.database import SubStore
+from paperdesk.store.database import SubStore, Write
 from paperdesk.store.journal import Journal, Step
 from paperdesk.store.tables import (
+    annotations_t,
     authors_t,
     batch_papers_t,
     chunked,
+    decisions_t,
     entries_t,
     not_duplicates_t,
     notes_t,
@@ -269,18 +271,23 @@ class PaperStore(SubStore):
     def _set_field(self, ids: Sequence[int], column: str, value: object, label: str) -> Changes:
         with self._db.action(label) as w:
             ids = require_ids(w.connection, ids)
-            with w.journal.tracked_ids(papers_t, "id", ids, only=[column, "updated"]):
-                stamp = now()
-                for chunk in chunked(ids):
-                    w.connection.execute(
-                        update(papers_t)
-                        .where(papers_t.c.id.in_(chunk), papers_t.c[column] != value)
-                        .values({column: value, "updated": stamp})
-                    )
+            write_field(w, ids, column, value)
         return Changes(label, ids_of(ids))
 
 
 # --------------------------------------------------------------------- shared helpers
+
+
+def write_field(w: Write, ids: Sequence[int], column: str, value: object) -> None:
+    """Set one column of these papers inside the caller's action, journaling only it."""
+    with w.journal.tracked_ids(papers_t, "id", ids, only=[column, "updated"]):
+        stamp = now()
+        for chunk in chunked(ids):
+            w.connection.execute(
+                update(papers_t)
+                .where(papers_t.c.id.in_(chunk), papers_t.c[column] != value)
+                .values({column: value, "updated": stamp})
+            )
 
 
 def unique(ids: Iterable[int]) -> list[int]:
@@ -311,7 +318,15 @@ def not_duplicates_of(ids: Sequence[int]) -> ColumnElement[bool]:
 
 
 #: Tables whose rows belong to one paper (by `paper_id`), besides "not duplicates" pairs.
-LINKED_TABLES = (authors_t, paper_tags_t, notes_t, entries_t, batch_papers_t)
+LINKED_TABLES = (
+    authors_t,
+    paper_tags_t,
+    notes_t,
+    entries_t,
+    batch_papers_t,
+    annotations_t,
+    decisions_t,
+)
 
 
 def rows_with_links(journal: Journal, ids: Sequence[int]) -> list[Step]:
@@ -371,8 +386,32 @@ def _linked_names(
     )
 
 
+def annotations_by_paper(connection: Connection, ids: list[int]) -> dict[int, list[Annotation]]:
+    """Each paper's annotated passages, in the order they stand in the abstract."""
+    grouped: dict[int, list[Annotation]] = defaultdict(list)
+    query = (
+        select(annotations_t)
+        .where(annotations_t.c.paper_id.in_(ids))
+        .order_by(annotations_t.c.paper_id, annotations_t.c.start, annotations_t.c.id)
+    )
+    for row in connection.execute(query):
+        grouped[row.paper_id].append(
+            Annotation(
+                row.id,
+                row.paper_id,
+                row.start,
+                row.stop,
+                row.quote,
+                row.colour,
+                row.comment,
+                row.created,
+            )
+        )
+    return grouped
+
+
 def load_papers(connection: Connection, ids: list[int]) -> dict[int, Paper]:
-    """Papers by id with everything attached: five queries per chunk, no per-row queries."""
+    """Papers by id with everything attached: six queries per chunk, no per-row queries."""
     authors = names_by_paper(connection, _authors_of(ids))
     tags = _linked_names(connection, paper_tags_t, "tag_id", tags_t, ids)
     shortlists = _linked_names(connection, entries_t, "shortlist_id", shortlists_t, ids)
@@ -381,6 +420,7 @@ def load_papers(connection: Connection, ids: list[int]) -> dict[int, Paper]:
             select(notes_t.c.paper_id, notes_t.c.body).where(notes_t.c.paper_id.in_(ids))
         ).all()
     )
+    annotations = annotations_by_paper(connection, ids)
     result: dict[int, Paper] = {}
     for row in connection.execute(select(papers_t).where(papers_t.c.id.in_(ids))):
         result[row.id] = Paper(
@@ -403,5 +443,6 @@ def load_papers(connection: Connection, ids: list[int]) -> dict[int, Paper]:
             shortlists=tuple(shortlists.get(row.id, ())),
             note=notes.get(row.id, ""),
             raw_fields=tuple(tuple(pair) for pair in json.loads(row.raw_fields or "[]")),
+            annotations=tuple(annotations.get(row.id, ())),
         )
     return result
