@@ -24,6 +24,8 @@ class FieldType(StrEnum):
 
 #: The order that needs no field: best match first, or import order without a query.
 RELEVANCE = "relevance"
+#: Most promising first, by the model learnt from the user's decisions (issue 10).
+PROMISE = "promise"
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,7 @@ DEFAULT_QUERY_FIELD = "text"
 
 def sort_keys() -> tuple[str, ...]:
     """Every way to order papers, relevance first (the CLI's `--sort` choices)."""
-    return (RELEVANCE, *BY_SORT_KEY)
+    return (RELEVANCE, PROMISE, *BY_SORT_KEY)
 
 
 def query_fields() -> tuple[Field, ...]:

@@ -100,6 +100,23 @@ class TriageStats:
         """One sentence for the statistics view, the triage view and `paperdesk stats`."""
         return stopping_hint(self.discards_since_keep, self.relevant_left)
 
+    def summary(self) -> list[str]:
+        """The figures in a few lines: the statistics view's text and `paperdesk stats`."""
+        decided = self.papers - self.undecided
+        lines = [
+            f"{decided:,} of {self.papers:,} papers decided, {self.undecided:,} to go;"
+            f" {self.decisions:,} decisions logged",
+            f"{self.found:,} relevant found (kept) in {self.read:,} abstracts read",
+        ]
+        if self.pace_per_hour:
+            left = self.hours_left or 0.0
+            lines.append(
+                f"pace {self.pace_per_hour:,.0f} decisions an hour in the last sitting;"
+                f" {left:,.1f} h left at that pace"
+            )
+        lines.append(self.stopping_hint())
+        return lines
+
 
 def stopping_hint(discards_since_keep: int, relevant_left: float | None) -> str:
     streak = f"{discards_since_keep} discard{'s' if discards_since_keep != 1 else ''} in a row"

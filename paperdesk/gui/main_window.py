@@ -22,13 +22,14 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QMainWindow,
     QSplitter,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import PaperdeskError, QueryError
-from paperdesk.core.fields import RELEVANCE
+from paperdesk.core.fields import PROMISE, RELEVANCE
 from paperdesk.core.models import Overview, Paper
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.gui.commands import Commands
@@ -45,7 +46,9 @@ from paperdesk.gui.search_bar import SearchBar
 from paperdesk.gui.sidebar import Sidebar, coloured_tag_keys
 from paperdesk.gui.tasks import Job, TaskRunner
 from paperdesk.gui.transfers import Transfers, dropped_files
+from paperdesk.gui.triage_mode import TriageMode
 from paperdesk.services import demo, history, reading, searching, stats
+from paperdesk.services import triage as triage_service
 from paperdesk.services.desk import Desk
 from paperdesk.services.searching import Listing
 
@@ -97,6 +100,7 @@ class MainWindow(QMainWindow):
         self._tag_colours: dict[str, str | None] = {}
         self._select_first = True
         self._closed = False
+        self._listed_view: tuple[Scope, str] | None = None
 
         # Qt adds the application's display name ("— Paperdesk") to the title itself.
         self.setWindowTitle(self.library_dir.name)
@@ -149,7 +153,11 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(2, 2)
         self.splitter.setSizes([240, 770, 390])
         self.splitter.setChildrenCollapsible(False)
-        self.setCentralWidget(self.splitter)
+        # The panes, or the triage view in their place (gui/triage_mode.py).
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.splitter)
+        self.setCentralWidget(self.stack)
+        self.triage = TriageMode(self, self.stack)
         self.setTabOrder(self.sidebar, self.search_bar.field)
         self.setTabOrder(self.search_bar.field, self.table)
         self.setTabOrder(self.table, self.detail.single.stars)
@@ -172,6 +180,8 @@ class MainWindow(QMainWindow):
         self.detail.tag_added.connect(lambda name: commands.add_tags([name]))
         self.detail.tag_removed.connect(lambda name: commands.remove_tags([name]))
         self.detail.notes.save_requested.connect(commands.save_note)
+        self.detail.passage_marked.connect(commands.mark_passage)
+        self.detail.mark_removed.connect(commands.remove_mark)
         self.transfers.import_started.connect(self._on_import_started)
 
     # --- opening ---------------------------------------------------------------------
@@ -206,6 +216,7 @@ class MainWindow(QMainWindow):
         self.menus.show_scope(self.sidebar.scope())
         self.statusBar().showMessage(f"Library: {self.library_dir}", 5000)
         empty = self.refresh_sidebar().papers == 0
+        self.detail.set_always_words(triage_service.highlight_words(desk))
         self.refresh_undo_actions()
         self.run_search()
         self.desk_opened.emit()
@@ -274,15 +285,21 @@ class MainWindow(QMainWindow):
         self.operations.read(
             "Search",
             lambda desk: searching.listing(desk, scope, text, sort, descending),
-            on_done=self._apply_listing,
+            on_done=lambda listing: self._apply_listing(listing, (scope, text)),
             on_error=self._on_search_failed,
             key="search",
         )
 
-    def _apply_listing(self, listing: Listing) -> None:
+    def _apply_listing(self, listing: Listing, view: tuple[Scope, str] | None = None) -> None:
         if self.desk is None:
             return
         selected, current = self.table.selected_ids(), self.table.current_id()
+        row = self.table.currentIndex().row()
+        same_view, self._listed_view = view == self._listed_view, view
+        if same_view and selected and not set(selected) & set(listing.ids) and row >= 0:
+            # The paper decided left the view (X in "New"): the next one takes its place.
+            following = listing.ids[min(row, len(listing.ids) - 1)] if listing.ids else None
+            selected, current = ([following], following) if following is not None else ([], None)
         if self.pending_select is not None:
             if self.pending_select in listing.ids:
                 selected, current = [self.pending_select], self.pending_select
@@ -318,6 +335,16 @@ class MainWindow(QMainWindow):
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self._sort = (RELEVANCE, False)
         self.run_search()
+
+    def sort_by_promise(self) -> None:
+        """Most promising first, once the ranking learnt from the decisions so far."""
+
+        def sort() -> None:
+            self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+            self._sort = (PROMISE, False)
+            self.run_search()
+
+        self.commands.sort_by_promise(sort)
 
     def _on_scope_changed(self, scope: Scope) -> None:
         self.menus.show_scope(scope)
@@ -386,14 +413,29 @@ class MainWindow(QMainWindow):
         self.refresh_sidebar()
         if set(self.table.selected_ids()) & changes.paper_ids or changes.tags:
             self._on_selection_changed()
-        if changes.papers_added_or_removed or (
-            changes.shortlists and self.sidebar.scope().kind == Kind.SHORTLIST
+        if (
+            changes.papers_added_or_removed
+            or (changes.shortlists and self.sidebar.scope().kind == Kind.SHORTLIST)
+            or self._listing_follows(changes)
         ):
             self.run_search()
         self.refresh_undo_actions()
+        if changes.highlight_words:
+            self.detail.set_always_words(triage_service.highlight_words(self.desk))
+        self.commands.refresh_statistics()
         if changes.description:
             self.statusBar().showMessage(changes.description, 4000)
         self.changes_applied.emit(changes)
+
+    def _listing_follows(self, changes: Changes) -> bool:
+        """Whether an edit may move papers in or out of the list shown: a status view,
+        a tag, a saved search or a search lists papers by what edits change."""
+        if self.triage.active or not changes.paper_ids:
+            return False  # the table is hidden; leaving triage lists it afresh
+        kind = self.sidebar.scope().kind
+        return kind in (Kind.STATUS, Kind.TAG, Kind.SAVED, Kind.QUERY) or bool(
+            self.search_bar.text()
+        )
 
     # --- help ------------------------------------------------------------------------
     def show_shortcuts(self) -> None:

@@ -43,6 +43,8 @@ _MATRIX_FILE = "features.npz"
 _KEYS_FILE = "keys.npz"
 #: Words of "why this paper" shown each way.
 EXPLAINED_TERMS = 8
+#: How long an order waits for the first model of a library (later ones never wait).
+FIRST_MODEL_WAIT_S = 60.0
 
 
 def label_of(status: Status, rating: int) -> bool | None:
@@ -223,7 +225,12 @@ class Promise:
         return int(ranking.features.ids[int(np.argmax(scores))])
 
     def order(self, ids: Sequence[int]) -> list[int]:
-        """`ids` most promising first by the last model; papers it has not seen last."""
+        """`ids` most promising first by the last model; papers it has not seen last.
+
+        The first time, this builds the matrix and trains (see `start` to do it ahead).
+        """
+        if self._ranker is None:
+            self.ranker().wait(FIRST_MODEL_WAIT_S)
         ranking = self.latest()
         if ranking is None or ranking.scorer is None:
             return list(ids)
