@@ -2,11 +2,14 @@
 
 Measures what a user waits for: opening the library to a painted table, scrolling to
 the end, typing a search, selecting a paper, rating it (the round trip through the
-writer thread and back), selecting everything. Prints figures; not a test.
+writer thread and back), a status set on every paper and its undo (shown, searchable
+again, the longest GUI-thread block meanwhile), peak memory, and with --cancel-import
+how fast Cancel stops an import of the corpus. Prints figures; not a test.
 
 The library is built once by replicating ../shared/data/corpus.jsonl (as bench_core
 does) and kept in bench/out/ for later runs. Usage:
     QT_QPA_PLATFORM=offscreen python bench/bench_gui.py [--papers 100000] [--library DIR]
+        [--cancel-import]
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import sys
 import tempfile
@@ -24,7 +28,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from bench_core import CORPUS, replicate_corpus  # noqa: E402  (bench/ is on sys.path)
-from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QSettings  # noqa: E402
+from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QSettings, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from paperdesk.gui.app import application  # noqa: E402
@@ -82,9 +86,16 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--papers", type=int, default=100_000)
     parser.add_argument("--library", type=Path, default=None)
+    parser.add_argument(
+        "--cancel-import", action="store_true", help="also time Cancel during a corpus import"
+    )
     args = parser.parse_args()
-    folder = args.library or OUT / f"library-{args.papers}"
-    build_library(folder, args.papers)
+    built = args.library or OUT / f"library-{args.papers}"
+    build_library(built, args.papers)
+    # The bench rates papers and sets every status: it works on a copy.
+    copies = tempfile.TemporaryDirectory()
+    folder = Path(copies.name) / "library"
+    shutil.copytree(built, folder)
 
     app = application()
     with tempfile.TemporaryDirectory() as scratch:
@@ -149,22 +160,109 @@ def main() -> None:
         start = time.perf_counter()
         table.selectRow(total // 2)
         figure("select a paper -> detail pane filled", time.perf_counter() - start)
-        applied = []
+        applied: list[object] = []
         window.changes_applied.connect(applied.append)
         start = time.perf_counter()
-        window.set_rating(4)
+        window.commands.set_rating(4)
         wait_for(app, lambda: bool(applied))
         figure("rate it -> written, indexed, panes refreshed", time.perf_counter() - start)
-        start = time.perf_counter()
-        window.select_all()
-        app.processEvents()
-        figure("select all -> detail pane summary", time.perf_counter() - start)
-        applied.clear()
-        window.undo()
-        wait_for(app, lambda: bool(applied))
+        bulk_edits(app, window, applied)
         window.close()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{'peak memory (whole process)':<52} {peak:9.0f} MB")
+    print(f"{'peak memory (whole process, after the bulk edits)':<52} {peak:9.0f} MB")
+    if args.cancel_import:
+        cancel_an_import(app, built)
+    copies.cleanup()
+
+
+class BlockWatch(QObject):
+    """The longest time the GUI thread did not get to run a 5 ms timer: how long the
+    window stayed frozen (on a loaded machine, CPU starvation counts too)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.timer = QTimer(self)
+        self.timer.setInterval(5)
+        self.timer.timeout.connect(self._tick)
+        self.longest = 0.0
+        self._last = time.perf_counter()
+
+    def start(self) -> None:
+        self.longest, self._last = 0.0, time.perf_counter()
+        self.timer.start()
+
+    def stop(self) -> float:
+        self.timer.stop()
+        return self.longest
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.longest = max(self.longest, now - self._last - 0.005)
+        self._last = now
+
+
+def bulk_edits(app: QApplication, window: MainWindow, applied: list[object]) -> None:
+    """Ctrl+A, S on every paper, and its undo (issue 11): shown, then searchable."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    watch = BlockWatch()
+    table = window.table
+    table.setFocus()
+    total = window.model.rowCount()
+    for label, act in (
+        ("status set on all (Ctrl+A, S)", lambda: QTest.keyClick(table, Qt.Key.Key_S)),
+        ("its undo (Ctrl+Z)", window.menus.undo_action.trigger),
+    ):
+        start = time.perf_counter()
+        watch.start()
+        QTest.keyClick(table, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        applied.clear()
+        act()
+        wait_for(app, lambda: bool(applied))
+        shown = time.perf_counter() - start
+        wait_for(app, lambda: not window.catch_up.is_running())
+        searchable = time.perf_counter() - start
+        figure(f"{label} on {total:,}: shown, undoable", shown)
+        figure("  ... and searchable again (index caught up)", searchable)
+        figure("  longest GUI-thread block meanwhile", watch.stop())
+
+
+def cancel_an_import(app: QApplication, folder: Path) -> None:
+    """Import the corpus into a copy of the library and press Cancel 3 s in and once it
+    is written: how long until the import stops, and the library as before."""
+    with tempfile.TemporaryDirectory() as scratch:
+        _cancel_once(app, folder, Path(scratch) / "planning", 3.0)
+        _cancel_once(app, folder, Path(scratch) / "indexing", None)
+
+
+def _cancel_once(app: QApplication, folder: Path, copy: Path, wait_s: float | None) -> None:
+    shutil.copytree(folder, copy)
+    settings = QSettings(str(copy / "cancel.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(copy, settings, offer_demo=False)
+    listed: list[bool] = []
+    window.search_applied.connect(lambda: listed.append(True))
+    window.show()
+    wait_for(app, lambda: bool(listed))
+    before = window.model.rowCount()
+    finished: list[object] = []
+    window.transfers.import_finished.connect(finished.append)
+    window.transfers.import_files([CORPUS], report=False)
+    if wait_s is not None:
+        deadline = time.perf_counter() + wait_s
+        wait_for(app, lambda: time.perf_counter() > deadline)
+        moment = f"{wait_s:.0f} s in (reading, matching)"
+    else:  # once the file is written, while it is being indexed
+        wait_for(app, lambda: "Indexing" in window.progress.label.text())
+        moment = "once written (indexing)"
+    start = time.perf_counter()
+    window.progress.cancel_button.click()
+    wait_for(app, lambda: bool(finished))
+    figure(f"import cancelled {moment} -> stopped", time.perf_counter() - start)
+    wait_for(app, window.runner.is_idle)
+    after = window.desk.library.papers.count() if window.desk else -1
+    print(f"{'  papers before / after':<52} {before:>9,} / {after:,}")
+    window.close()
 
 
 if __name__ == "__main__":

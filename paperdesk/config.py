@@ -1,11 +1,12 @@
-"""Where the library lives: --library DIR, else $PAPERDESK_LIBRARY, else the user data folder."""
+"""Where the library lives: --library DIR, else $PAPERDESK_LIBRARY, else the folder chosen
+in the desktop app's Preferences, else the user data folder."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from platformdirs import user_data_path
+from platformdirs import user_config_path, user_data_path
 
 from paperdesk import APP_NAME
 
@@ -13,6 +14,8 @@ LIBRARY_ENV = "PAPERDESK_LIBRARY"
 DB_FILE = "library.sqlite3"
 INDEX_DIR = "index"
 BACKUP_DIR = "backups"
+# Notes of the temporary files exports are writing, so a killed export's are removed.
+UNFINISHED_DIR = "unfinished"
 
 
 def bundled_dir(name: str) -> Path:
@@ -27,7 +30,38 @@ def bundled_dir(name: str) -> Path:
     return installed if installed.is_dir() else package.parent / name
 
 
-def default_library_dir() -> Path:
+# One line: the library folder chosen in Preferences. A plain file, not the GUI's QSettings,
+# so that the command line opens the same library as the window.
+DEFAULT_LIBRARY_FILE = "default-library"
+
+
+def _choice_file() -> Path:
+    return user_config_path(APP_NAME, appauthor=False) / DEFAULT_LIBRARY_FILE
+
+
+def chosen_default_library_dir() -> Path | None:
+    """The folder chosen in Preferences, if one was."""
+    try:
+        text = _choice_file().read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    return Path(text).expanduser() if text else None
+
+
+def choose_default_library_dir(folder: Path | None) -> None:
+    """Remember `folder` as the default library (None: back to the user data folder)."""
+    path = _choice_file()
+    if folder is None:
+        path.unlink(missing_ok=True)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"{Path(folder).expanduser()}\n", encoding="utf-8")
+
+
+def default_library_dir(chosen: bool = True) -> Path:
+    """The folder chosen in Preferences (unless `chosen` is False), else the user data one."""
+    if chosen and (folder := chosen_default_library_dir()) is not None:
+        return folder
     return user_data_path(APP_NAME, appauthor=False) / "library"
 
 

@@ -16,14 +16,17 @@ from paperdesk.cli.output import (
     print_paper_rows,
     print_papers,
     report_changes,
+    tell,
     width,
 )
+from paperdesk.config import resolve_library_dir
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.models import Status
 from paperdesk.core.scope import Scope
 from paperdesk.services import (
     backup,
+    desktop,
     duplicates,
     editing,
     exporting,
@@ -32,6 +35,7 @@ from paperdesk.services import (
     maintenance,
     notes,
     reading,
+    rolling_backups,
     saved,
     searching,
     shortlists,
@@ -345,27 +349,58 @@ def cmd_check(desk: Desk, args: argparse.Namespace) -> int:
 
 
 def cmd_backup(desk: Desk, args: argparse.Namespace) -> int:
+    if args.keep is not None:
+        pruned = rolling_backups.set_kept(desk, args.keep)
+        print(f"keeping the newest {args.keep} automatic backups ({len(pruned)} deleted)")
+        if args.output is None:
+            return 0
     target = maintenance.backup(desk, Path(args.output) if args.output else None)
     print(f"backed up to {target}")
     return 0
 
 
-def cmd_restore(desk: Desk, args: argparse.Namespace) -> int:
+def cmd_restore(_desk: None, args: argparse.Namespace) -> int:
+    """A `.sqlite3` backup replaces the database (even a damaged or missing one); a
+    JSON backup fills an empty library."""
+    library_dir = resolve_library_dir(args.library)
+    source = Path(args.file)
     bar = ProgressBar()
-    changes = backup.restore_backup(
-        desk, Path(args.file), progress=lambda done, total: bar(done, total, "indexing")
-    )
+
+    def progress(done: int, total: int) -> None:
+        bar(done, total, "indexing")
+
+    if not source.is_file():
+        raise PaperdeskError(f"{source}: no such file")
+    if rolling_backups.is_database_file(source):
+        restored = rolling_backups.restore_database(
+            library_dir, source, force=args.force, progress=progress, on_wait=tell
+        )
+        bar.finish()
+        print(describe_restore(source, restored))
+        return 0
+    with Desk.open(library_dir, progress=progress, on_wait=tell) as desk:
+        changes = backup.restore_backup(desk, source, progress=progress)
     bar.finish()
     report_changes(changes)
     return 0
 
 
+def describe_restore(source: Path, restored: rolling_backups.Restored) -> str:
+    noun = "paper" if restored.papers == 1 else "papers"
+    line = f"restored {restored.papers} {noun} from {source}"
+    if restored.kept_aside is not None:
+        line += f"; the database it replaced was kept as {restored.kept_aside}"
+    return line
+
+
 def cmd_export(desk: Desk, args: argparse.Namespace) -> int:
     scope = _export_scope(args)
     options = exporting.Options(
-        ascii_only=args.ascii, excel_bom=args.excel, key_pattern=args.key_pattern
+        flavour=args.flavour, excel_bom=args.excel, key_pattern=args.key_pattern
     )
-    result = exporting.export(desk, scope, Path(args.output), args.format, options)
+    result = exporting.export(
+        desk, scope, Path(args.output), args.format, options, force=args.force
+    )
     noun = "paper" if result.count == 1 else "papers"
     print(f"wrote {result.count} {noun} from {scope.describe()} to {result.path} ({result.format})")
     return 0
@@ -392,3 +427,21 @@ def _export_scope(args: argparse.Namespace) -> Scope:
 def cmd_syntax(_desk: Desk | None, _args: argparse.Namespace) -> int:
     print(searching.SYNTAX_HELP)
     return 0
+
+
+def cmd_menu_entry(_desk: Desk | None, args: argparse.Namespace) -> int:
+    if args.remove:
+        removed = desktop.remove_menu_entry()
+        print("\n".join(f"removed {path}" for path in removed) or "no menu entry to remove")
+        return 0
+    for path in desktop.install_menu_entry(_this_program()):
+        print(f"wrote {path}")
+    return 0
+
+
+def _this_program() -> list[str]:
+    """How to start this installation of paperdesk from a menu, by absolute path."""
+    started_as = Path(sys.argv[0])
+    if started_as.name == "paperdesk" and started_as.exists():
+        return [str(started_as.absolute())]
+    return [sys.executable, "-m", "paperdesk"]

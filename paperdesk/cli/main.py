@@ -7,14 +7,28 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from paperdesk.cli.commands import EXIT_ERROR
-from paperdesk.cli.output import ProgressBar
+from paperdesk.cli.commands import EXIT_ERROR, describe_restore
+from paperdesk.cli.output import ProgressBar, tell
 from paperdesk.cli.parser import build_parser
 from paperdesk.config import resolve_library_dir
-from paperdesk.core.errors import PaperdeskError, QueryError
+from paperdesk.core.errors import DamagedLibraryError, PaperdeskError, QueryError
+from paperdesk.services import rolling_backups
 from paperdesk.services.desk import Desk
 
 EXIT_USAGE = 2  # a malformed query, like argparse's own usage errors
+
+
+def offer_restore(library_dir: Path, error: DamagedLibraryError) -> int:
+    """At a terminal, offer to restore the latest backup of a damaged library."""
+    backup = error.latest_backup
+    if backup is None or not (sys.stdin.isatty() and sys.stderr.isatty()):
+        return EXIT_ERROR
+    print(f"Restore {backup.name} now? [y/N] ", end="", file=sys.stderr, flush=True)
+    if sys.stdin.readline().strip().lower() not in {"y", "yes"}:
+        return EXIT_ERROR
+    restored = rolling_backups.restore_database(library_dir, backup, on_wait=tell)
+    print(describe_restore(backup, restored))
+    return 0
 
 
 def _parse_size(text: str | None) -> tuple[int, int] | None:
@@ -45,24 +59,37 @@ def main(argv: Sequence[str] | None = None) -> int:
                 _parse_size(args.size),
                 args.query,
                 args.select,
+                args.theme,
             )
         if not getattr(args, "needs_library", True):
             return int(args.handler(None, args))
         bar = ProgressBar()
-        desk = Desk.open(library_dir, progress=lambda done, total: bar(done, total, "indexing"))
+        desk = Desk.open(
+            library_dir, progress=lambda done, total: bar(done, total, "indexing"), on_wait=tell
+        )
         bar.finish()
+        if desk.read_only:
+            tell(f"the library at {library_dir} is read-only: it can be read, not changed")
         try:
             return int(args.handler(desk, args))
         finally:
             desk.close()
+    except DamagedLibraryError as error:
+        tell(str(error))
+        return offer_restore(library_dir, error)
     except QueryError as error:
         print(f"paperdesk: bad query: {error}", file=sys.stderr)
         return EXIT_USAGE
     except PaperdeskError as error:
         print(f"paperdesk: {error}", file=sys.stderr)
         return EXIT_ERROR
+    except BrokenPipeError:
+        return 0
+    except OSError as error:
+        # What the disk refused outside the store's own translation (an index file...).
+        where = f" ({error.filename})" if error.filename else ""
+        print(f"paperdesk: {error.strerror or error}{where}", file=sys.stderr)
+        return EXIT_ERROR
     except KeyboardInterrupt:
         print("paperdesk: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0

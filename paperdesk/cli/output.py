@@ -96,6 +96,11 @@ def print_paper_detail(paper: Paper) -> None:
         print(textwrap.indent(paper.note, "  "))
 
 
+def tell(message: str) -> None:
+    """A one-line message on stderr (waiting, read-only, damaged...)."""
+    print(f"paperdesk: {message}", file=sys.stderr, flush=True)
+
+
 def report_changes(changes: Changes) -> None:
     count = len(changes.paper_ids)
     suffix = f" ({count} paper{'s' if count != 1 else ''})" if count else ""

@@ -15,6 +15,7 @@ from paperdesk.cli.commands import (
     cmd_history,
     cmd_import,
     cmd_list,
+    cmd_menu_entry,
     cmd_note,
     cmd_rate,
     cmd_reindex,
@@ -71,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument("--size", default=None, metavar="WxH", help="window size, e.g. 1400x900")
     gui.add_argument("--query", default=None, help="start with this search")
     gui.add_argument("--select", type=int, default=None, metavar="ID", help="select this paper")
+    gui.add_argument(
+        "--theme", choices=("light", "dark", "system"), help="colour theme for this run"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def command(name: str, handler: Callable[..., int], help_text: str) -> argparse.ArgumentParser:
@@ -204,8 +208,29 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--json", action="store_true")
     sub = command("backup", cmd_backup, "copy the library database to a backup file")
     sub.add_argument("-o", "--output", default=None, help=f"file (default: LIBRARY/{BACKUP_DIR}/)")
-    sub = command("restore", cmd_restore, "restore a JSON backup into an empty library")
-    sub.add_argument("file", help="a backup written by `paperdesk export --format json`")
+    sub.add_argument(
+        "--keep",
+        type=int,
+        metavar="N",
+        help="from now on keep the newest N automatic backups (daily, before imports)",
+    )
+    sub = command(
+        "restore",
+        cmd_restore,
+        "put a .sqlite3 backup in place of the library's database (also a damaged or missing "
+        "one), or restore a JSON backup into an empty library",
+    )
+    sub.add_argument(
+        "file",
+        help=f"a backup from LIBRARY/{BACKUP_DIR}/ or `paperdesk backup`, or a JSON backup "
+        "written by `paperdesk export --format json`",
+    )
+    sub.add_argument(
+        "--force",
+        action="store_true",
+        help="replace a sound library that holds papers (it is backed up first)",
+    )
+    sub.set_defaults(needs_library=False)
     sub = command(
         "export",
         cmd_export,
@@ -213,6 +238,12 @@ def build_parser() -> argparse.ArgumentParser:
         "or a lossless JSON backup of the whole library",
     )
     sub.add_argument("-o", "--output", required=True, help="the file to write")
+    sub.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing file; also write into the library folder, through a "
+        "symbolic link or into a device (-o /dev/stdout)",
+    )
     sub.add_argument(
         "--format",
         choices=list(exporting.EXTENSIONS),
@@ -223,9 +254,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--query", "-q", default=None, help="the results of a search")
     sub.add_argument("--ids", default=None, help="papers by id, e.g. 1,2,7")
     sub.add_argument(
-        "--ascii",
-        action="store_true",
-        help="BibTeX: escape non-ASCII as LaTeX, for classic 8-bit BibTeX",
+        "--flavour",
+        choices=exporting.FLAVOURS,
+        default=exporting.DEFAULT_FLAVOUR,
+        help="BibTeX: bibtex (ASCII with LaTeX escapes, for bibtex and pdflatex; the "
+        "default) or biblatex (UTF-8, for biber)",
     )
     sub.add_argument("--excel", action="store_true", help="CSV: add a BOM so Excel reads UTF-8")
     sub.add_argument(
@@ -234,5 +267,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="citation keys for papers without one (default %(default)s)",
     )
     sub = command("syntax", cmd_syntax, "print the search syntax cheat-sheet")
+    sub.set_defaults(needs_library=False)
+    sub = command("menu-entry", cmd_menu_entry, "add the desktop app to your applications menu")
+    sub.add_argument("--remove", action="store_true", help="take it out of the menu again")
     sub.set_defaults(needs_library=False)
     return parser

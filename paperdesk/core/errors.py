@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 
 class PaperdeskError(Exception):
     """Base class: the CLI prints `str(error)` and exits non-zero; the GUI shows a dialog."""
@@ -28,6 +30,27 @@ class NotFoundError(PaperdeskError):
 
 class LibraryError(PaperdeskError):
     """The library folder cannot be opened (too new, locked, unreadable)."""
+
+
+class StorageError(LibraryError):
+    """The disk refused: full, failing, or the database stayed busy too long."""
+
+
+class ReadOnlyLibraryError(LibraryError):
+    """A change was asked of a library opened read-only (a read-only folder or disk)."""
+
+
+class DamagedLibraryError(LibraryError):
+    """The database is missing, truncated or damaged: never taken for a new, empty library.
+
+    `latest_backup` is the newest backup that could replace it (None when there is
+    none), so the CLI and the GUI can offer to restore it.
+    """
+
+    def __init__(self, message: str, latest_backup: Path | None = None, reason: str = "") -> None:
+        self.latest_backup = latest_backup
+        self.reason = reason  # what is wrong with it, in a few words
+        super().__init__(message)
 
 
 class InvalidValueError(PaperdeskError):

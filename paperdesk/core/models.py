@@ -46,12 +46,40 @@ class Identifiers:
 
 
 @dataclass(frozen=True)
+class UserData:
+    """The user's own data about a paper, as a file gives it back (an export's tags,
+    note, rating, status and shortlists; another tool's keywords and annotations).
+
+    Empty values mean "the file says nothing": `rating` and `status` are None unless
+    the file names one, so importing a file without them never resets what is stored.
+    `tag_colours` pairs a tag with its `#rrggbb` colour where the format carries one.
+    The derived-title flag and the citation key are `PaperRecord.title_is_derived`
+    and `PaperRecord.citation_key`.
+    """
+
+    tags: tuple[str, ...] = ()
+    tag_colours: tuple[tuple[str, str], ...] = ()
+    note: str = ""
+    rating: int | None = None
+    status: Status | None = None
+    shortlists: tuple[str, ...] = ()
+
+    @property
+    def is_empty(self) -> bool:
+        return self == _NO_USER_DATA
+
+
+_NO_USER_DATA = UserData()
+
+
+@dataclass(frozen=True)
 class PaperRecord:
     """A paper as read from a file, before it meets the library.
 
     `raw_fields` keeps the source's own fields verbatim (e.g. BibTeX with its LaTeX)
     so an export can give back what came in; `line` points at the record in its file;
-    `citation_key` is the source's own key (BibTeX `@article{key,`, RIS `ID`), if any.
+    `citation_key` is the source's own key (BibTeX `@article{key,`, RIS `ID`), if any;
+    `user` is the user data the file carries (see UserData).
     """
 
     title: str
@@ -65,6 +93,7 @@ class PaperRecord:
     raw_fields: tuple[tuple[str, str], ...] = ()
     line: int | None = None
     citation_key: str | None = None
+    user: UserData = field(default_factory=UserData)
 
 
 @dataclass(frozen=True)

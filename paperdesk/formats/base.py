@@ -11,7 +11,7 @@ from paperdesk.core.models import PaperRecord
 
 @dataclass(frozen=True)
 class Problem:
-    """One entry that was skipped, with where it is and why."""
+    """One entry that was skipped (or read with a warning), with where it is and why."""
 
     file: str
     line: int | None
@@ -27,13 +27,16 @@ class ReadResult:
     """The outcome of reading one file.
 
     `label` names the list for the import batch (a seed list's header, else the file
-    name); `format` is the registry name of the reader that produced it.
+    name); `format` is the registry name of the reader that produced it. `problems`
+    are the entries skipped; `warnings` are entries read, but not as written (an
+    undefined `@string` macro left a field empty, as bibtex does).
     """
 
     format: str
     label: str
     records: tuple[PaperRecord, ...]
     problems: tuple[Problem, ...] = field(default_factory=tuple)
+    warnings: tuple[Problem, ...] = field(default_factory=tuple)
 
 
 def result_or_error(
@@ -43,6 +46,7 @@ def result_or_error(
     problems: list[Problem],
     what: str,
     label: str | None = None,
+    warnings: list[Problem] | None = None,
 ) -> ReadResult:
     """The ReadResult, or a FormatError when the file gave nothing to import.
 
@@ -52,7 +56,7 @@ def result_or_error(
     """
     if records:
         label = label or PurePath(file).name
-        return ReadResult(format, label, tuple(records), tuple(problems))
+        return ReadResult(format, label, tuple(records), tuple(problems), tuple(warnings or ()))
     if not problems:
         raise FormatError(file, f"no entries found: the file holds no {what}")
     shown = "; ".join(

@@ -4,16 +4,23 @@ bibtexparser 2 splits the file into blocks and tells which blocks failed; the va
 it leaves raw, and this module evaluates them the way BibTeX does: `@string` macros
 (case-insensitive, the month names predefined), `#` concatenation, braces and quotes.
 A value that is not such an expression (`title = {A} author = {B}`, a missing comma)
-makes its entry a Problem instead of a silently wrong record.
+makes its entry a Problem instead of a silently wrong record. An undefined macro
+(`journal = dam`) leaves its field empty with a warning for the entry, as bibtex does;
+a second entry with a key already used is kept (the importer gives it a key of its own).
+Macro expansion is bounded (`MAX_VALUE_CHARS` per value, `MAX_EXPANSION_CHARS` per
+file), so a doubling `@string` bomb is refused instead of filling the memory.
 
 Display values (title, authors, venue) are converted from LaTeX to Unicode by
 paperdesk.text; the evaluated fields stay in `raw_fields` with their LaTeX, for export.
+The user's data (tags, note, status...) is read from the fields bibtex_writer puts it
+in (see formats.bibtex_user_fields).
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 
 import bibtexparser
 from bibtexparser.exceptions import BlockAbortedException, ParsingException
@@ -33,7 +40,9 @@ from paperdesk.core.errors import FormatError
 from paperdesk.core.identifiers import identifiers_from
 from paperdesk.core.models import PaperRecord
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
-from paperdesk.text import to_plain
+from paperdesk.formats.bibtex_user_fields import read_user_data
+from paperdesk.formats.latex_values import decode_placeholders
+from paperdesk.text import decode_commands, to_plain
 
 log = logging.getLogger(__name__)
 # The splitter logs every aborted block as a warning, with 0-based line numbers; each
@@ -50,9 +59,16 @@ _MONTHS = {
     ).split()
 }
 
+# No real field comes near these; a doubling `@string` bomb passes them in ~20 steps.
+MAX_VALUE_CHARS = 1_000_000
+MAX_EXPANSION_CHARS = 20_000_000
+
 _WORD = re.compile(r"[^\s#{}\",=]+")
 _YEAR = re.compile(r"\b(\d{4})\b")
 _VENUE_FIELDS = ("booktitle", "journaltitle", "journal")
+# Where a report, a thesis or a `@misc` names where it appeared (bibtex_writer writes a
+# venue there for such entries); a URL in `howpublished` is no venue.
+_OTHER_VENUE_FIELDS = ("institution", "school", "howpublished")
 # Where the parent of a crossref/xref names itself: its own venue, else its title
 # (a @proceedings' title is its children's booktitle, as biblatex maps it).
 _PARENT_VENUE_FIELDS = (*_VENUE_FIELDS, "title")
@@ -64,6 +80,7 @@ _PARTS_OF_A_WHOLE = frozenset(
 _NOT_PAPERS = frozenset({"set", "xdata"})
 _ID_MENTION_FIELDS = ("journal", "note", "howpublished", "eprint", "pdf")
 _ARXIV_PREFIXES = {"", "arxiv"}
+_URL_LIKE = re.compile(r"\\url|://|\bwww\.", re.IGNORECASE)
 
 
 class _MalformedValue(ValueError):
@@ -78,7 +95,9 @@ def read_bibtex(text: str, file_name: str) -> ReadResult:
         raise FormatError(file_name, f"the BibTeX parser gave up: {error}") from None
 
     problems: list[Problem] = []
-    strings = _evaluate_strings(library, file_name, problems)
+    warnings: list[Problem] = []
+    expansion = _Expansion(file_name)
+    strings = _evaluate_strings(library, expansion, problems, warnings)
     entries: list[Entry] = list(library.entries)
     for block in library.failed_blocks:
         line = _line(block)
@@ -98,11 +117,13 @@ def read_bibtex(text: str, file_name: str) -> ReadResult:
     fields_by_key: dict[str, dict[str, str]] = {}
     evaluated: list[tuple[Entry, dict[str, str], dict[str, str]]] = []
     for entry in sorted(entries, key=lambda e: e.start_line or 0):
+        undefined: list[str] = []
         try:
-            fields = _evaluate_fields(entry, strings)
+            fields = _evaluate_fields(entry, strings, expansion, undefined)
         except _MalformedValue as error:
             problems.append(Problem(file_name, _line(entry), str(error)))
             continue
+        warnings += _undefined(file_name, _line(entry), undefined)
         lowered = {key.lower(): value for key, value in fields.items()}
         fields_by_key.setdefault(entry.key.lower(), lowered)
         evaluated.append((entry, fields, lowered))
@@ -114,14 +135,39 @@ def read_bibtex(text: str, file_name: str) -> ReadResult:
             reason = f"@{entry_type} only groups or feeds other entries; nothing to import"
             problems.append(Problem(file_name, _line(entry), reason))
             continue
-        record = _record(entry, fields, _lineage(lowered, entry.key, fields_by_key))
+        lineage = _lineage(lowered, entry.key, fields_by_key)
+
+        def warn(reason: str, line: int | None = _line(entry)) -> None:
+            warnings.append(Problem(file_name, line, reason))
+
+        record = _record(entry, fields, lineage, warn)
         if record is None:
             problems.append(Problem(file_name, _line(entry), "no title"))
         else:
             records.append(record)
 
     problems.sort(key=lambda p: p.line or 0)
-    return result_or_error(file_name, FORMAT, records, problems, "BibTeX entries")
+    warnings.sort(key=lambda p: p.line or 0)
+    return result_or_error(
+        file_name, FORMAT, records, problems, "BibTeX entries", warnings=warnings
+    )
+
+
+class _Expansion:
+    """What `@string` macros have put into the file's values so far, and its limit."""
+
+    def __init__(self, file_name: str) -> None:
+        self.file_name = file_name
+        self.spent = 0
+
+    def spend(self, characters: int) -> None:
+        self.spent += characters
+        if self.spent > MAX_EXPANSION_CHARS:
+            raise FormatError(
+                self.file_name,
+                f"@string macros expand to more than {MAX_EXPANSION_CHARS:,} characters; "
+                "the file is not imported (a macro that doubles itself?)",
+            )
 
 
 def _line(block: Block) -> int | None:
@@ -144,34 +190,55 @@ def _failure_reason(raw: str | None, error: Exception) -> str:
 
 
 def _evaluate_strings(
-    library: bibtexparser.Library, file_name: str, problems: list[Problem]
+    library: bibtexparser.Library,
+    expansion: _Expansion,
+    problems: list[Problem],
+    warnings: list[Problem],
 ) -> dict[str, str]:
     """@string macros in file order, each able to use the ones defined before it."""
     strings = dict(_MONTHS)
     for string in library.strings:
+        undefined: list[str] = []
         try:
-            strings[string.key.lower()] = _evaluate(string.value, strings)
+            strings[string.key.lower()] = _evaluate(string.value, strings, expansion, undefined)
         except _MalformedValue as error:
-            problems.append(Problem(file_name, _line(string), f"@string {string.key}: {error}"))
+            reason = f"@string {string.key}: {error}"
+            problems.append(Problem(expansion.file_name, _line(string), reason))
+        warnings += _undefined(expansion.file_name, _line(string), undefined)
     return strings
 
 
-def _evaluate_fields(entry: Entry, strings: dict[str, str]) -> dict[str, str]:
+def _undefined(file_name: str, line: int | None, names: list[str]) -> list[Problem]:
+    reason = "@string {!r} is not defined: its field is left empty, as bibtex does"
+    return [Problem(file_name, line, reason.format(name)) for name in dict.fromkeys(names)]
+
+
+def _evaluate_fields(
+    entry: Entry, strings: dict[str, str], expansion: _Expansion, undefined: list[str]
+) -> dict[str, str]:
     """The entry's fields as text, keys as written; the first of repeated keys wins."""
     fields: dict[str, str] = {}
     for field in entry.fields:
         if field.key in fields:
             continue
         try:
-            fields[field.key] = _evaluate(field.value, strings)
+            value = _evaluate(field.value, strings, expansion, undefined)
         except _MalformedValue as error:
             raise _MalformedValue(f"field {field.key!r}: {error}") from None
+        fields[field.key] = decode_placeholders(value)
     return fields
 
 
-def _evaluate(raw: str, strings: dict[str, str]) -> str:
-    """A BibTeX value expression (`{A} # macro # "B" # 2020`) as the text it stands for."""
+def _evaluate(
+    raw: str, strings: dict[str, str], expansion: _Expansion, undefined: list[str]
+) -> str:
+    """A BibTeX value expression (`{A} # macro # "B" # 2020`) as the text it stands for.
+
+    An undefined macro stands for nothing and is added to `undefined`; a bare word
+    starting with a digit (`12--15`, which bibtex would refuse) is kept as text.
+    """
     parts: list[str] = []
+    length = 0
     position, end = 0, len(raw)
     expecting_operand = True
     while True:
@@ -189,17 +256,26 @@ def _evaluate(raw: str, strings: dict[str, str]) -> str:
             continue
         if char in '{"':
             closing = _closing_delimiter(raw, position)
-            parts.append(raw[position + 1 : closing])
+            part = raw[position + 1 : closing]
             position = closing + 1
         else:
             word = _WORD.match(raw, position)
             if word is None:
                 raise _MalformedValue(f"unexpected {char!r} in the value")
             name = word.group(0)
-            if not name.isdigit() and name.lower() not in strings:
-                log.debug("undefined macro %r kept as text", name)
-            parts.append(strings.get(name.lower(), name))
             position = word.end()
+            if name[0].isdigit():
+                part = name
+            elif name.lower() in strings:
+                part = strings[name.lower()]
+                expansion.spend(len(part))
+            else:
+                undefined.append(name)
+                part = ""
+        length += len(part)
+        if length > MAX_VALUE_CHARS:
+            raise _MalformedValue(f"longer than {MAX_VALUE_CHARS:,} characters")
+        parts.append(part)
         expecting_operand = False
     if expecting_operand and parts:
         raise _MalformedValue("the value ends with '#'")
@@ -254,23 +330,32 @@ def _lineage(
 
 
 def _record(
-    entry: Entry, fields: dict[str, str], lineage: list[dict[str, str]]
+    entry: Entry,
+    fields: dict[str, str],
+    lineage: list[dict[str, str]],
+    warn: Callable[[str], None],
 ) -> PaperRecord | None:
     own, parents = lineage[0], lineage[1:]
     title = to_plain(_title_field(entry.entry_type.lower(), lineage))
     if not title:
         return None
     author_field = _first(lineage, ("author",))
-    venue = _first([own], _VENUE_FIELDS) or _first(parents, _PARENT_VENUE_FIELDS)
+    venue = (
+        _first([own], _VENUE_FIELDS)
+        or _first(parents, _PARENT_VENUE_FIELDS)
+        or _first([own], _OTHER_VENUE_FIELDS, skip_urls=True)
+    )
     year_text = _first(lineage, ("year",)) or _first(lineage, ("date",))
     year_match = _YEAR.search(year_text or "")
     archive = (own.get("archiveprefix") or own.get("eprinttype") or "").strip().lower()
+    user, derived = read_user_data(own, warn)
     return PaperRecord(
         title=title,
         abstract=own.get("abstract", "").strip(),
         authors=_authors(author_field or ""),
         venue=to_plain(venue) if venue else None,
         year=int(year_match.group(1)) if year_match else None,
+        title_is_derived=derived,
         ids=identifiers_from(
             doi=own.get("doi"),
             arxiv=own.get("arxiv")
@@ -284,6 +369,7 @@ def _record(
         raw_fields=tuple(fields.items()),
         line=_line(entry),
         citation_key=entry.key or None,
+        user=user,
     )
 
 
@@ -303,10 +389,13 @@ def _title_field(entry_type: str, lineage: list[dict[str, str]]) -> str:
     return ""
 
 
-def _first(lineage: list[dict[str, str]], names: tuple[str, ...]) -> str | None:
+def _first(
+    lineage: list[dict[str, str]], names: tuple[str, ...], skip_urls: bool = False
+) -> str | None:
     for fields in lineage:
         for name in names:
-            if fields.get(name, "").strip():
+            value = fields.get(name, "").strip()
+            if value and not (skip_urls and _URL_LIKE.search(value)):
                 return fields[name]
     return None
 
@@ -314,10 +403,11 @@ def _first(lineage: list[dict[str, str]], names: tuple[str, ...]) -> str | None:
 def _authors(field: str) -> tuple[str, ...]:
     """`Last, First and First Last and others` -> ("First Last", "First Last").
 
-    `and others` is BibTeX's "et al."; the list keeps only the people it names.
+    `and others` is BibTeX's "et al."; the list keeps only the people it names. Commands
+    are read first: the splitter takes `Jo\\~{a}o` for two words.
     """
     names = []
-    for name in split_multiple_persons_names(field):
+    for name in split_multiple_persons_names(decode_commands(field)):
         if name.strip().lower() == "others":
             continue
         parts = parse_single_name_into_parts(name, strict=False)

@@ -3,19 +3,37 @@
 Columns are recognised by name, whatever the exporter called them (`Title`,
 `primary_title`, `Abstract Note`, `Publication Year`...). Without a title column there
 is nothing to import, and the error lists what was recognised so the user can rename.
+The user's data in csv_writer's columns (status, rating, tags, shortlists, note...)
+comes back too; a `status` that is no triage status (`Poster`: a paper list's venue
+decision) is left out quietly.
+
+Quotes are read strictly: a quote left open would otherwise swallow the rows after it
+into one cell. Such a row (or one with a NUL byte) is reported with its line and
+skipped, and reading goes on at the next line.
 """
 
 from __future__ import annotations
 
 import csv
-import io
+import itertools
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from paperdesk.core.errors import FormatError
 from paperdesk.core.identifiers import identifiers_from
-from paperdesk.core.models import PaperRecord
+from paperdesk.core.models import PaperRecord, UserData
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
+from paperdesk.formats.csv_cells import restore
+from paperdesk.formats.user_data import (
+    Warn,
+    is_true,
+    parse_colours,
+    parse_rating,
+    split_names,
+    triage_status,
+    user_data,
+)
 from paperdesk.text import to_plain
 
 FORMAT = "csv"
@@ -43,38 +61,47 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "arxiv": ("arxiv", "arxiv id", "eprint"),
     "citation_key": ("citation key", "citekey", "bibtex key"),
     "entry_type": ("item type", "entry type", "entrytype"),
+    "status": ("status", "reading status"),
+    "rating": ("rating",),
+    "tags": ("tags", "manual tags"),
+    "tag_colours": ("tag colours", "tag colors"),
+    "shortlists": ("shortlists",),
+    "note": ("note", "notes"),
+    "derived_title": ("derived title",),
 }
+# A spreadsheet stops being trustworthy after this many rows it cannot read.
+MAX_UNREADABLE_ROWS = 100
 _DELIMITERS = ",\t;"
 _YEAR = re.compile(r"\b(\d{4})\b")
 _AND = re.compile(r"\s+and\s+|\s*&\s*")
 _FIRST_LINE = re.compile(r"\S[^\n]*")
-# A row's first line and its cells, or the Problem where reading had to stop.
-_Row = tuple[int, list[str] | Problem]
 
 
 def read_csv(text: str, file_name: str) -> ReadResult:
     """Records for every row with a title; a Problem with its line for the others."""
     text = text.lstrip("\ufeff")
-    rows = _numbered_rows(text, _delimiter(_first_line(text)), file_name)
+    problems: list[Problem] = []
+    rows = _numbered_rows(text, _delimiter(_first_line(text)), file_name, problems)
     header_row = next(rows, None)
+    if problems and (header_row is None or (problems[0].line or 0) < header_row[0]):
+        raise FormatError(file_name, problems[0].reason, line=problems[0].line)
     if header_row is None:
         raise FormatError(file_name, "no entries found: the file is empty")
     header_line_number, header = header_row
-    if isinstance(header, Problem):
-        raise FormatError(file_name, header.reason, line=header.line)
     columns = _columns(header, file_name, header_line_number)
 
     records: list[PaperRecord] = []
-    problems: list[Problem] = []
+    warnings: list[Problem] = []
     for line, cells in rows:
-        if isinstance(cells, Problem):
-            problems.append(cells)
-            break
-        values = {field: _cell(cells, index) for field, index in columns.items()}
+        values = {field: restore(_cell(cells, index)) for field, index in columns.items()}
         title = to_plain(values.get("title", ""))
         if not title:
             problems.append(Problem(file_name, line, "no title"))
             continue
+
+        def warn(reason: str, line: int = line) -> None:
+            warnings.append(Problem(file_name, line, reason))
+
         year = _YEAR.search(values.get("year", ""))
         records.append(
             PaperRecord(
@@ -83,6 +110,7 @@ def read_csv(text: str, file_name: str) -> ReadResult:
                 authors=split_authors(values.get("authors", "")),
                 venue=to_plain(values.get("venue", "")) or None,
                 year=int(year.group(1)) if year else None,
+                title_is_derived=is_true(values.get("derived_title", "")),
                 ids=identifiers_from(
                     doi=values.get("doi"),
                     arxiv=values.get("arxiv"),
@@ -95,9 +123,24 @@ def read_csv(text: str, file_name: str) -> ReadResult:
                 ),
                 line=line,
                 citation_key=values.get("citation_key", "").strip() or None,
+                user=_user_data(values, warn),
             )
         )
-    return result_or_error(file_name, FORMAT, records, problems, "rows")
+    problems.sort(key=lambda p: p.line or 0)
+    return result_or_error(file_name, FORMAT, records, problems, "rows", warnings=warnings)
+
+
+def _user_data(values: dict[str, str], warn: Warn) -> UserData:
+    """The user data in csv_writer's columns (`;` between names, as it writes them)."""
+    return user_data(
+        warn,
+        tags=split_names(values.get("tags", "")),
+        tag_colours=parse_colours(values.get("tag_colours", "").split(";"), "tag_colours", warn),
+        note=values.get("note", ""),
+        rating=parse_rating(values.get("rating", ""), "rating", warn),
+        status=triage_status(values.get("status", "")),
+        shortlists=split_names(values.get("shortlists", "")),
+    )
 
 
 def looks_like_csv(text: str) -> bool:
@@ -170,25 +213,65 @@ def _columns(header: list[str], file_name: str, line: int) -> dict[str, int]:
     return columns
 
 
-def _numbered_rows(text: str, delimiter: str, file_name: str) -> Iterator[_Row]:
-    """(line of the row's start, cells) for non-blank rows; a Problem where reading stops.
+def _numbered_rows(
+    text: str, delimiter: str, file_name: str, problems: list[Problem]
+) -> Iterator[tuple[int, list[str]]]:
+    """(line of the row's start, cells) for non-blank rows, the header first.
 
-    A csv.Error (an unclosed quote swallowing the file, a NUL byte) leaves the rest of
-    the file unreliable, so reading ends there and says where.
+    A row the csv module cannot read strictly (a quote left open, or closed with more
+    text after it) becomes a Problem, and reading starts again on the line after its
+    first one. Until a row there has as many cells as the header, lines are taken for
+    the rest of the broken row's text (an abstract's later lines) and skipped with it.
     """
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    next_line = 1
-    while True:
+    # Lines end at `\n` only: `\u2028` or a form feed inside a cell is text.
+    lines = [line + "\n" for line in text.split("\n")]
+    last_line = len(lines) - 1 if text.endswith("\n") else len(lines)
+    width: int | None = None  # the header's, once it is read
+    broken: int | None = None  # the index in `problems` of the row being skipped over
+    start_line = 1  # where the current csv.reader started, counted from 1
+    while start_line <= len(lines):
+        reader = csv.reader(
+            itertools.islice(lines, start_line - 1, None), delimiter=delimiter, strict=True
+        )
+        next_line = start_line
         try:
-            cells = next(reader)
-        except StopIteration:
-            return
+            for cells in reader:
+                row_line, next_line = next_line, start_line + reader.line_num
+                if not any(cell.strip() for cell in cells):
+                    continue
+                if broken is not None:
+                    if len(cells) != width:
+                        continue
+                    _close(problems, broken, row_line - 1)
+                    broken = None
+                width = len(cells) if width is None else width
+                yield row_line, cells
+            break
         except csv.Error as error:
-            yield next_line, Problem(file_name, next_line, f"cannot read past this line: {error}")
+            if broken is None:
+                broken = len(problems)
+                problems.append(Problem(file_name, next_line, _unreadable(str(error))))
+        if len(problems) >= MAX_UNREADABLE_ROWS:
+            reason = f"stopped reading: {MAX_UNREADABLE_ROWS} rows could not be read"
+            problems.append(Problem(file_name, next_line, reason))
             return
-        start, next_line = next_line, reader.line_num + 1
-        if any(cell.strip() for cell in cells):
-            yield start, cells
+        start_line = next_line + 1
+    if broken is not None:
+        _close(problems, broken, last_line)
+
+
+def _close(problems: list[Problem], index: int, last_line: int) -> None:
+    """Say in a broken row's Problem which lines were skipped with it."""
+    broken = problems[index]
+    if broken.line is not None and last_line > broken.line:
+        reason = f"{broken.reason} (lines {broken.line}-{last_line} are not imported)"
+        problems[index] = replace(broken, reason=reason)
+
+
+def _unreadable(error: str) -> str:
+    if "end of data" in error:
+        return "this row is not imported: a quote opened in it is never closed"
+    return f"this row is not imported: a quote in it is not closed where it should be ({error})"
 
 
 def _cell(cells: list[str], index: int) -> str:

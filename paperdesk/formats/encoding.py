@@ -55,6 +55,32 @@ _WIDE = ("utf_16_le", "utf_16_be", "utf_32_le", "utf_32_be")
 _NEWLINES = re.compile(r"\r\n?")
 
 
+# UTF-16 or UTF-32 text without a byte-order mark has a NUL in most characters; a few
+# NULs in a file are junk in a text file (a crashed editor, a binary paste).
+_WIDE_NUL_SHARE = 0.1
+_NUL_SAMPLE = 65_536
+
+
+def without_stray_nul_bytes(data: bytes) -> tuple[bytes, list[int]]:
+    """The data without NUL bytes, and the lines (from 1) they were on, when they are
+    stray; the data unchanged when there are none, or so many that it is UTF-16/32."""
+    if b"\x00" not in data or any(data.startswith(bom) for bom, _ in _BOMS):
+        return data, []
+    sample = data[:_NUL_SAMPLE]
+    if sample.count(0) >= _WIDE_NUL_SHARE * len(sample):
+        return data, []
+    lines: list[int] = []
+    position = data.find(b"\x00")
+    line, counted_to = 1, 0
+    while position >= 0:
+        line += data.count(b"\n", counted_to, position)
+        counted_to = position
+        if not lines or lines[-1] != line:
+            lines.append(line)
+        position = data.find(b"\x00", position + 1)
+    return data.replace(b"\x00", b""), lines
+
+
 def decode(data: bytes, file_name: str, declared: str | None = None) -> str:
     """The file's text with `\\n` line endings; FormatError names the file and byte offset."""
     return _NEWLINES.sub("\n", _decode(data, file_name, declared))

@@ -5,9 +5,13 @@ year, url, openreview_id...), with the obvious alternatives (booktitle, journal,
 arxiv). A bad line in JSON Lines is a Problem with its line number; a JSON array is one
 document, so a syntax error anywhere in it makes the file unreadable.
 
-`status` in such lists is the venue's decision (Poster, Reject), not the user's triage
-status: it is kept in `raw_fields` only. Titles, venues and names are shown as
-paperdesk.text makes them readable; `raw_fields` and the abstract keep the source.
+The user's data json_writer adds (`citation_key`, `tags`, `tag_colours`, `note`,
+`rating`, `status`, `shortlists`, `title_is_derived`) comes back too. `status` in paper
+lists is the venue's decision (Poster, Reject): only a triage status (`to-read`) is
+taken as the user's, anything else stays in `raw_fields` only. Titles, venues and names
+are shown as paperdesk.text makes them readable; `raw_fields` and the abstract keep the
+source. A year outside 1000-2999 is left out with a warning (no paper is from year
+12345678901234567890), and JSON nested too deeply to read is a Problem, not a crash.
 """
 
 from __future__ import annotations
@@ -19,17 +23,44 @@ from typing import Any
 
 from paperdesk.core.errors import FormatError
 from paperdesk.core.identifiers import identifiers_from
-from paperdesk.core.models import PaperRecord
+from paperdesk.core.models import PaperRecord, UserData
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
 from paperdesk.formats.csv_reader import split_authors
+from paperdesk.formats.user_data import (
+    Warn,
+    parse_colours,
+    parse_rating,
+    split_names,
+    triage_status,
+    user_data,
+)
 from paperdesk.text import to_plain
 
 FORMAT = "json"
 
 _VENUE_KEYS = ("venue", "booktitle", "journal")
 _YEAR = re.compile(r"\b(\d{4})\b")
+_PLAUSIBLE_YEARS = range(1000, 3000)
+# json raises RecursionError for arrays or objects nested a thousand deep (and
+# JSONDecodeError, a ValueError, for bad syntax).
+_UNREADABLE = (ValueError, RecursionError)
+_MAX_INT_DIGITS = 30
+
+
+class _LongNumber(str):
+    """A JSON integer too long to be anything a paper has, kept as its digits.
+
+    int() refuses more than 4,300 digits (a ValueError from json.loads), and SQLite
+    more than 19; such a number is reported where it is used instead.
+    """
+
+
+def _integer(digits: str) -> int | str:
+    return int(digits) if len(digits) <= _MAX_INT_DIGITS else _LongNumber(digits)
+
+
+_decoder = json.JSONDecoder(parse_int=_integer)
 _NOT_BLANK = re.compile(r"\S")
-_decoder = json.JSONDecoder()
 # One encoder for all: json.dumps with options builds a new one per call, which was a
 # third of the time to read the 13k-paper corpus.
 _encode = json.JSONEncoder(ensure_ascii=False).encode
@@ -39,6 +70,7 @@ def read_json(text: str, file_name: str) -> ReadResult:
     """Records for every object with a title; Problems for bad lines and untitled objects."""
     text = text.lstrip("\ufeff")
     problems: list[Problem] = []
+    warnings: list[Problem] = []
     if text.lstrip().startswith("["):
         items: Iterator[tuple[int, Any]] = _array_items(text, file_name)
     else:
@@ -49,13 +81,17 @@ def read_json(text: str, file_name: str) -> ReadResult:
         if not isinstance(item, dict):
             problems.append(Problem(file_name, line, "not a JSON object"))
             continue
-        record = _record(item, line)
+
+        def warn(reason: str, line: int = line) -> None:
+            warnings.append(Problem(file_name, line, reason))
+
+        record = _record(item, line, warn)
         if record is None:
             problems.append(Problem(file_name, line, "no title"))
         else:
             records.append(record)
     problems.sort(key=lambda p: p.line or 0)
-    return result_or_error(file_name, FORMAT, records, problems, "JSON objects")
+    return result_or_error(file_name, FORMAT, records, problems, "JSON objects", warnings=warnings)
 
 
 def _json_lines(text: str, file_name: str, problems: list[Problem]) -> Iterator[tuple[int, Any]]:
@@ -64,13 +100,20 @@ def _json_lines(text: str, file_name: str, problems: list[Problem]) -> Iterator[
         if not line.strip():
             continue
         try:
-            yield number, json.loads(line)
-        except json.JSONDecodeError as error:
+            yield number, _decoder.decode(line)
+        except _UNREADABLE as error:
             if number == _first_content_line(lines) and (whole := _whole_object(text)):
                 yield number, whole  # one pretty-printed object, not JSON Lines
                 return
-            reason = f"not valid JSON: {error.msg} (column {error.colno})"
-            problems.append(Problem(file_name, number, reason))
+            problems.append(Problem(file_name, number, _not_json(error)))
+
+
+def _not_json(error: Exception) -> str:
+    if isinstance(error, json.JSONDecodeError):
+        return f"not valid JSON: {error.msg} (column {error.colno})"
+    if isinstance(error, RecursionError):
+        return "not readable: arrays or objects nested too deeply"
+    return f"not readable: {error}"
 
 
 def _first_content_line(lines: list[str]) -> int:
@@ -79,8 +122,8 @@ def _first_content_line(lines: list[str]) -> int:
 
 def _whole_object(text: str) -> dict | None:
     try:
-        document = json.loads(text)
-    except json.JSONDecodeError:
+        document = _decoder.decode(text)
+    except _UNREADABLE:
         return None
     return document if isinstance(document, dict) else None
 
@@ -98,12 +141,14 @@ def _array_items(text: str, file_name: str) -> Iterator[tuple[int, Any]]:
         position = _after_blanks(text, position)
         if text.startswith("]", position):
             break
+        line += text.count("\n", counted_to, position)
+        counted_to = position
         try:
             item, end = _decoder.raw_decode(text, position)
         except json.JSONDecodeError as error:
             raise FormatError(file_name, f"not valid JSON: {error.msg}", error.lineno) from None
-        line += text.count("\n", counted_to, position)
-        counted_to = position
+        except _UNREADABLE as error:
+            raise FormatError(file_name, _not_json(error), line) from None
         yield line, item
         position = _after_blanks(text, end)
         if text.startswith(",", position):
@@ -115,18 +160,19 @@ def _array_items(text: str, file_name: str) -> Iterator[tuple[int, Any]]:
         raise FormatError(file_name, "not valid JSON: text after the closing ']'")
 
 
-def _record(item: dict[str, Any], line: int) -> PaperRecord | None:
+def _record(item: dict[str, Any], line: int, warn: Warn) -> PaperRecord | None:
     title = _text(item.get("title"))
     if not title:
         return None
     venue = next((_text(item.get(key)) for key in _VENUE_KEYS if item.get(key)), "")
-    year = _year(item.get("year") if item.get("year") is not None else item.get("date"))
+    year = _year(item.get("year") if item.get("year") is not None else item.get("date"), warn)
     return PaperRecord(
         title=title,
         abstract=str(item.get("abstract") or "").strip(),
         authors=_authors(item.get("authors") or item.get("author")),
         venue=venue or None,
         year=year,
+        title_is_derived=item.get("title_is_derived") is True,
         ids=identifiers_from(
             doi=_optional(item.get("doi")),
             arxiv=_optional(item.get("arxiv") or item.get("arxiv_id")),
@@ -137,7 +183,36 @@ def _record(item: dict[str, Any], line: int) -> PaperRecord | None:
         raw_fields=tuple((key, _raw(value)) for key, value in item.items() if value is not None),
         line=line,
         citation_key=_optional(item.get("citation_key")),
+        user=_user_data(item, warn),
     )
+
+
+def _user_data(item: dict[str, Any], warn: Warn) -> UserData:
+    colours = item.get("tag_colours")
+    pairs = (
+        [f"{name}={colour}" for name, colour in colours.items()]
+        if isinstance(colours, dict)
+        else _names(colours)
+    )
+    rating, note = item.get("rating"), item.get("note")
+    return user_data(
+        warn,
+        tags=_names(item.get("tags")),
+        tag_colours=parse_colours(pairs, "tag_colours", warn),
+        note=note if isinstance(note, str) else "",
+        rating=None if rating is None else parse_rating(_raw(rating), "rating", warn),
+        status=triage_status(_text(item.get("status"))),
+        shortlists=_names(item.get("shortlists")),
+    )
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    """A list of names, or one string of them separated by `;`."""
+    if isinstance(value, str):
+        return split_names(value)
+    if isinstance(value, list):
+        return tuple(name for name in value if isinstance(name, str))
+    return ()
 
 
 def _raw(value: Any) -> str:
@@ -154,9 +229,17 @@ def _optional(value: Any) -> str | None:
     return value.strip() or None if isinstance(value, str) else None
 
 
-def _year(value: Any) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
+def _year(value: Any, warn: Warn) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, _LongNumber):
+        warn(f"year: a {len(value):,}-digit number is not a year a paper can have: left out")
+        return None
+    if isinstance(value, int):
+        if value in _PLAUSIBLE_YEARS:
+            return value
+        warn(f"year: {value} is not a year a paper can have: left out")
+        return None
     match = _YEAR.search(value) if isinstance(value, str) else None
     return int(match.group(1)) if match else None
 

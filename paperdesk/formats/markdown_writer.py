@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from typing import TextIO
 from urllib.parse import quote
 
+from paperdesk.core.links import safe_url
 from paperdesk.core.models import Annotation, Paper
 from paperdesk.core.text import collapse_whitespace
 from paperdesk.text import to_plain
@@ -55,10 +56,11 @@ def _backslashed(match: re.Match[str]) -> str:
 
 
 def paper_link(paper: Paper) -> str | None:
-    """Where a reader finds the paper: its URL, else DOI, arXiv or OpenReview page."""
+    """Where a reader finds the paper: its web page (an http(s) URL: a Markdown viewer
+    makes it a link), else its DOI, arXiv or OpenReview page."""
     ids = paper.ids
-    if ids.url:
-        return ids.url
+    if url := safe_url(ids.url):
+        return url
     if ids.doi:
         return f"https://doi.org/{ids.doi}"
     if ids.arxiv:

@@ -15,21 +15,23 @@ imported: it is recognised and refused here so the caller can route it.
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
 from paperdesk.core.citekeys import DEFAULT_PATTERN
 from paperdesk.core.errors import FormatError
 from paperdesk.core.models import Paper
-from paperdesk.formats.base import ReadResult
+from paperdesk.formats.base import Problem, ReadResult
 from paperdesk.formats.bibtex_reader import read_bibtex
-from paperdesk.formats.bibtex_writer import write_bibtex
+from paperdesk.formats.bibtex_writer import DEFAULT_FLAVOUR, write_bibtex
 from paperdesk.formats.csv_reader import looks_like_csv, read_csv
 from paperdesk.formats.csv_writer import write_csv
-from paperdesk.formats.encoding import decode
+from paperdesk.formats.encoding import decode, without_stray_nul_bytes
 from paperdesk.formats.json_reader import read_json
 from paperdesk.formats.json_writer import write_json_records
 from paperdesk.formats.markdown_writer import write_markdown
@@ -37,6 +39,8 @@ from paperdesk.formats.ris_reader import read_ris
 from paperdesk.formats.ris_writer import write_ris
 from paperdesk.formats.seedlist import looks_like_seedlist, read_seedlist
 
+# A bibliography or paper list is a few MB; 100,000 papers of JSON Lines about 150 MB.
+MAX_FILE_BYTES = 250_000_000
 # Markers are looked for near the top only: enough for any real header, and a 20 MB
 # file is not scanned end to end just to be named.
 _SNIFF_ZONE = 100_000
@@ -101,10 +105,13 @@ EXTENSIONS = {extension: r.name for r in READERS.values() for extension in r.ext
 class WriteOptions:
     """What a user may choose about an export; each writer reads the ones it lists."""
 
-    ascii_only: bool = False  # BibTeX: LaTeX escapes for classic 8-bit BibTeX
+    flavour: str = DEFAULT_FLAVOUR  # BibTeX: "bibtex" (ASCII) or "biblatex" (UTF-8)
     excel_bom: bool = False  # CSV: a byte-order mark so Excel reads UTF-8
     key_pattern: str = DEFAULT_PATTERN  # BibTeX, CSV: keys for papers without one
     heading: str | None = None  # Markdown: the reading list's name
+    # The library's tag colours, (tag, "#rrggbb"): the formats that carry them write
+    # each paper's tags' colours.
+    tag_colours: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -124,15 +131,19 @@ WRITERS: dict[str, WriterFormat] = {
             "bibtex",
             "BibTeX",
             (".bib",),
-            lambda papers, stream, o: write_bibtex(papers, stream, o.ascii_only, o.key_pattern),
-            options=("ascii_only", "key_pattern"),
+            lambda papers, stream, o: write_bibtex(
+                papers, stream, o.flavour, o.key_pattern, o.tag_colours
+            ),
+            options=("flavour", "key_pattern", "tag_colours"),
         ),
         WriterFormat(
             "csv",
             "CSV spreadsheet",
             (".csv",),
-            lambda papers, stream, o: write_csv(papers, stream, o.excel_bom, o.key_pattern),
-            options=("excel_bom", "key_pattern"),
+            lambda papers, stream, o: write_csv(
+                papers, stream, o.excel_bom, o.key_pattern, o.tag_colours
+            ),
+            options=("excel_bom", "key_pattern", "tag_colours"),
             newline="",
         ),
         WriterFormat(
@@ -142,12 +153,21 @@ WRITERS: dict[str, WriterFormat] = {
             lambda papers, stream, o: write_markdown(papers, stream, o.heading),
             options=("heading",),
         ),
-        WriterFormat("ris", "RIS", (".ris",), lambda papers, stream, _: write_ris(papers, stream)),
+        WriterFormat(
+            "ris",
+            "RIS",
+            (".ris",),
+            lambda papers, stream, o: write_ris(papers, stream, o.tag_colours),
+            options=("tag_colours",),
+        ),
         WriterFormat(
             "jsonl",
             "JSON Lines",
             (".jsonl",),
-            lambda papers, stream, _: write_json_records(papers, stream, lines=True),
+            lambda papers, stream, o: write_json_records(
+                papers, stream, lines=True, tag_colours=o.tag_colours
+            ),
+            options=("tag_colours",),
         ),
     )
 }
@@ -165,16 +185,60 @@ def read_file(path: Path, encoding: str | None = None) -> ReadResult:
 
     `encoding` is the user's explicit choice; without it the encoding is detected.
     """
-    name = str(path)
+    return read_data(path, load_bytes(path), encoding)
+
+
+def load_bytes(path: Path) -> bytes:
+    """The file's bytes, at most MAX_FILE_BYTES of them; FormatError for anything else.
+
+    A device (`/dev/zero` never ends) or a folder is refused before reading; a pipe
+    is read up to the limit, so whatever it is, memory stays bounded.
+    """
+    name = printable_path(path)
+    limit = f"paperdesk imports files up to {MAX_FILE_BYTES // 1_000_000:,} MB"
     try:
-        data = path.read_bytes()
+        mode = path.stat().st_mode
+        if stat.S_ISDIR(mode):
+            raise FormatError(name, "cannot read the file: it is a folder (choose the files in it)")
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
+            raise FormatError(name, "cannot read the file: it is a device, not a file")
+        if stat.S_ISREG(mode) and path.stat().st_size > MAX_FILE_BYTES:
+            raise FormatError(name, f"the file is too large: {limit}; split it")
+        with path.open("rb") as stream:
+            data = stream.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise FormatError(name, f"cannot read the file: {error.strerror}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise FormatError(name, f"more than {MAX_FILE_BYTES:,} bytes: {limit}; split it")
+    return data
+
+
+def read_data(path: Path, data: bytes, encoding: str | None = None) -> ReadResult:
+    """Read a file's bytes (see read_file): decode, find the format, read the entries.
+
+    Stray NUL bytes (binary junk in a text file) are removed with a warning naming
+    their lines, instead of making the whole file unreadable.
+    """
+    name = printable_path(path)
+    data, nul_lines = without_stray_nul_bytes(data)
     text = decode(data, name, encoding)
     format = detect_format(path, text)
     if format == BACKUP:
         raise BackupFileError(name, "this is a paperdesk backup: restore it instead of importing")
-    return READERS[format].read(text, name)
+    result = READERS[format].read(text, name)
+    if not nul_lines:
+        return result
+    removed = [
+        Problem(name, line, "a NUL byte was removed from this line (binary data in a text file?)")
+        for line in nul_lines
+    ]
+    return replace(result, warnings=(*removed, *result.warnings))
+
+
+def printable_path(path: Path) -> str:
+    """The path as text that can be shown and stored: a byte that is not UTF-8 in a file
+    name (Linux allows any) becomes U+FFFD instead of failing wherever it is printed."""
+    return os.fsencode(path).decode("utf-8", "replace")
 
 
 def detect_format(path: Path, text: str) -> str:
@@ -205,6 +269,6 @@ def is_backup(text: str) -> bool:
         return False
     try:
         document = json.loads(text.lstrip("\ufeff"))
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, a huge number, nested too deeply
         return False
     return isinstance(document, dict) and "paperdesk_backup" in document

@@ -4,6 +4,9 @@ rispy knows what the tags mean; this module cuts the file into records first, so
 record keeps its line number and one broken record cannot take the others with it.
 Real exports are looser than the spec: `TY - JOUR` with one space, `ER  -` with no
 trailing blank, a missing final `ER`, a byte-order mark; all are read.
+
+The user's data comes back from where ris_writer puts it: KW lines are tags, RN lines
+the note (each line exactly as written), `paperdesk-...` custom lines the rest.
 """
 
 from __future__ import annotations
@@ -15,8 +18,17 @@ from dataclasses import dataclass, field
 from rispy import RisParser
 
 from paperdesk.core.identifiers import identifiers_from
-from paperdesk.core.models import PaperRecord
+from paperdesk.core.models import PaperRecord, UserData
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
+from paperdesk.formats.ris_writer import NOTE_TAG, USER_PREFIX
+from paperdesk.formats.user_data import (
+    Warn,
+    is_true,
+    parse_colours,
+    parse_rating,
+    parse_status,
+    user_data,
+)
 from paperdesk.text import to_plain
 
 FORMAT = "ris"
@@ -24,6 +36,8 @@ FORMAT = "ris"
 # `XY  - value` as the spec says, or with any run of blanks around the dash.
 _TAG_LINE = re.compile(r"^([A-Z][A-Z0-9])[ \t]*-(?:[ \t]+(.*?))?[ \t]*$")
 _YEAR = re.compile(r"\b(\d{4})\b")
+_SPEC_NOTE_START = NOTE_TAG + "  - "
+_CUSTOM_TAGS = frozenset(f"C{n}" for n in range(1, 9)) | {"U1", "U2", "U3", "U4", "U5"}
 
 # rispy's names for the tags, in the order they are trusted.
 _TITLES = ("title", "primary_title", "translated_title", "short_title")
@@ -55,14 +69,19 @@ def read_ris(text: str, file_name: str) -> ReadResult:
     """Records for every `TY ... ER` block with a title; Problems for the others."""
     records: list[PaperRecord] = []
     problems: list[Problem] = []
+    warnings: list[Problem] = []
     for chunk in _chunks(text.lstrip("\ufeff"), file_name, problems):
+
+        def warn(reason: str, line: int = chunk.line) -> None:
+            warnings.append(Problem(file_name, line, reason))
+
         parsed = _LenientRisParser().parse_lines(iter(chunk.lines))
-        record = _record(parsed[0], chunk) if parsed else None
+        record = _record(parsed[0], chunk, warn) if parsed else None
         if record is None:
             problems.append(Problem(file_name, chunk.line, "no title (no TI or T1 line)"))
         else:
             records.append(record)
-    return result_or_error(file_name, FORMAT, records, problems, "RIS records")
+    return result_or_error(file_name, FORMAT, records, problems, "RIS records", warnings=warnings)
 
 
 def _chunks(text: str, file_name: str, problems: list[Problem]) -> Iterator[_Chunk]:
@@ -95,10 +114,12 @@ def _closed(chunk: _Chunk) -> _Chunk:
     return chunk
 
 
-def _record(fields: dict, chunk: _Chunk) -> PaperRecord | None:
+def _record(fields: dict, chunk: _Chunk, warn: Warn) -> PaperRecord | None:
     title = _first_text(fields, _TITLES)
     if not title:
         return None
+    raw_fields = tuple(_raw_fields(chunk.lines))
+    mine = _user_lines(raw_fields)
     year = _YEAR.search(_first_text(fields, _YEARS))
     urls = [url for url in fields.get("urls", []) if url]
     return PaperRecord(
@@ -112,11 +133,57 @@ def _record(fields: dict, chunk: _Chunk) -> PaperRecord | None:
             url=urls[0] if urls else None,
             mentions=[*urls[1:], _text(fields.get("note")), *fields.get("notes", [])],
         ),
+        title_is_derived=is_true(" ".join(mine.get("derived-title", []))),
         entry_type=_text(fields.get("type_of_reference")) or None,
-        raw_fields=tuple(_raw_fields(chunk.lines)),
+        raw_fields=raw_fields,
         line=chunk.line,
         citation_key=_text(fields.get("id")) or None,
+        user=_user_data(fields, mine, _note(chunk.lines), warn),
     )
+
+
+def _user_lines(raw_fields: tuple[tuple[str, str], ...]) -> dict[str, list[str]]:
+    """ris_writer's `paperdesk-<what>: <value>` custom lines, as what -> values."""
+    found: dict[str, list[str]] = {}
+    for tag, value in raw_fields:
+        if tag in _CUSTOM_TAGS and value.startswith(USER_PREFIX):
+            what, _, text = value.removeprefix(USER_PREFIX).partition(":")
+            found.setdefault(what.strip().lower(), []).append(text.strip())
+    return found
+
+
+def _user_data(fields: dict, mine: dict[str, list[str]], note: str, warn: Warn) -> UserData:
+    return user_data(
+        warn,
+        # One tag a line, as ris_writer writes them; other tools list several in one.
+        tags=[tag for keyword in fields.get("keywords", []) for tag in str(keyword).split(",")],
+        tag_colours=parse_colours(mine.get("tag-colour", []), "tag-colour", warn),
+        note=note,
+        rating=parse_rating(" ".join(mine.get("rating", [])), "rating", warn),
+        status=parse_status(" ".join(mine.get("status", [])), "status", warn),
+        shortlists=mine.get("shortlist", []),
+    )
+
+
+def _note(lines: list[str]) -> str:
+    """The RN lines' text, each line as written (blanks at its start kept).
+
+    A line in the spec's form (`RN  - text`) keeps everything after the separator; a
+    continuation line after an RN line (EndNote wraps long notes) joins its lines.
+    """
+    pieces: list[str] = []
+    in_note = False
+    for line in lines:
+        match = _TAG_LINE.match(line.strip())
+        if match is None:
+            if in_note and line.strip():
+                pieces.append(line.strip())
+            continue
+        in_note = match.group(1) == NOTE_TAG
+        if in_note:
+            exact = line.startswith(_SPEC_NOTE_START)
+            pieces.append(line[len(_SPEC_NOTE_START) :] if exact else match.group(2) or "")
+    return "\n".join(pieces)
 
 
 def _text(value: object) -> str:

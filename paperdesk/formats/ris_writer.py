@@ -12,25 +12,38 @@ rispy writes the lines; this module decides what goes in them:
 - RIS has no field for arXiv or OpenReview ids: they go into N1 notes as Zotero writes
   them (`arXiv:2401.01234`, an OpenReview forum URL), which formats.ris_reader and
   other tools recognise.
+- the user's data: KW one line per tag, RN (research notes) one line per line of the
+  note, and `C8` custom lines (`C8  - paperdesk-status: to-read`; also `-rating`,
+  `-shortlist` one line per shortlist, `-tag-colour: tag=#rrggbb`, `-derived-title:
+  yes`), which other tools keep as custom fields and formats.ris_reader reads back.
+- UR only for http and https links (see core.links): reference managers open it.
 
 RIS is a line format: a line break inside a value would start a line that readers
 (ours included) may take for a tag, so every value is written on one line, its line
-breaks turned into spaces. rispy splits UR values at `;`, so a `;` in a URL is written
-percent-encoded (`%3B`, the same URL to a web server). A display name holding a comma
+breaks turned into spaces; only the note keeps its lines, one RN line each. rispy
+splits UR values at `;`, so a `;` in a URL is written percent-encoded (`%3B`, the same
+URL to a web server). A display name holding a comma
 cannot be told from `Last, First` by any RIS reader; it is written as it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from rispy import RisWriter
-from rispy.config import TYPE_OF_REFERENCE_MAPPING
+from rispy.config import LIST_TYPE_TAGS, TYPE_OF_REFERENCE_MAPPING
 
+from paperdesk.core.links import safe_url
 from paperdesk.core.models import Paper, PaperRecord
 from paperdesk.core.venues import find_venue
+from paperdesk.formats.user_data import colour_pairs
 from paperdesk.text import protect_markup
+
+#: The prefix of the custom (`C8`) lines that carry the user's data.
+USER_PREFIX = "paperdesk-"
+USER_TAG = "C8"
+NOTE_TAG = "RN"
 
 # BibTeX entry types (core.venues speaks these) and Zotero item types (a Zotero CSV's
 # "Item Type") as RIS reference types.
@@ -68,14 +81,32 @@ class _Writer(RisWriter):
         return ""
 
 
-def write_ris(papers: Iterable[Paper | PaperRecord], stream: TextIO) -> int:
+def write_ris(
+    papers: Iterable[Paper | PaperRecord],
+    stream: TextIO,
+    tag_colours: Sequence[tuple[str, str]] = (),
+) -> int:
     """Write `papers` in order as RIS records; return how many were written."""
-    references = [_reference(paper) for paper in papers]
-    _Writer().format_lines(stream, references)
+    references = [_reference(paper, tag_colours) for paper in papers]
+    _Writer(list_tags=[*LIST_TYPE_TAGS, NOTE_TAG, USER_TAG]).format_lines(stream, references)
     return len(references)
 
 
-def _reference(paper: Paper | PaperRecord) -> dict[str, object]:
+def _user_lines(paper: Paper, tag_colours: Sequence[tuple[str, str]]) -> list[str]:
+    """The `C8` values for the paper's user data, each `paperdesk-<what>: <value>`."""
+    pairs = [("status", paper.status.value)]
+    if paper.rating:
+        pairs.append(("rating", str(paper.rating)))
+    pairs += [("shortlist", name) for name in paper.shortlists]
+    pairs += [("tag-colour", pair) for pair in colour_pairs(paper, tag_colours)]
+    if paper.title_is_derived:
+        pairs.append(("derived-title", "yes"))
+    return [f"{USER_PREFIX}{what}: {_one_line(value)}" for what, value in pairs]
+
+
+def _reference(
+    paper: Paper | PaperRecord, tag_colours: Sequence[tuple[str, str]]
+) -> dict[str, object]:
     """rispy's dict for one paper (its keys name the tags, in the order written)."""
     ids = paper.ids
     notes = []
@@ -84,6 +115,7 @@ def _reference(paper: Paper | PaperRecord) -> dict[str, object]:
     if ids.openreview:
         notes.append(f"https://openreview.net/forum?id={ids.openreview}")
     tags = paper.tags if isinstance(paper, Paper) else ()
+    note = paper.note.strip() if isinstance(paper, Paper) else ""
     fields: dict[str, object] = {
         "type_of_reference": _ris_type(paper),
         "id": _one_line(paper.citation_key or ""),
@@ -93,9 +125,11 @@ def _reference(paper: Paper | PaperRecord) -> dict[str, object]:
         "year": str(paper.year) if paper.year is not None else "",
         "abstract": _one_line(paper.abstract),
         "doi": _one_line(ids.doi or ""),
-        "urls": [_one_line(ids.url).replace(";", "%3B")] if ids.url else [],
+        "urls": [_one_line(url).replace(";", "%3B")] if (url := safe_url(ids.url)) else [],
         "notes": notes,
         "keywords": [_one_line(tag) for tag in tags],
+        "research_notes": note.split("\n") if note else [],
+        "custom8": _user_lines(paper, tag_colours) if isinstance(paper, Paper) else [],
     }
     return {key: value for key, value in fields.items() if value}
 

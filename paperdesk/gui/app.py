@@ -1,4 +1,5 @@
-"""Starting the desktop app, and rendering its window to a PNG (`--screenshot`)."""
+"""Starting the desktop app, switching libraries, and rendering a window to a PNG
+(`--screenshot`)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import logging
 import os
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import (
@@ -22,6 +24,7 @@ from PySide6.QtWidgets import QApplication
 from paperdesk import __version__
 from paperdesk.gui.dialogs import ErrorReporter
 from paperdesk.gui.main_window import MainWindow
+from paperdesk.gui.preferences import Preferences, apply_preferences
 from paperdesk.gui.resources import app_icon
 
 log = logging.getLogger(__name__)
@@ -85,28 +88,61 @@ def install_error_hook(errors: ErrorReporter) -> None:
     sys.excepthook = hook
 
 
+class LibraryWindows:
+    """The app's main windows. File > Open Library replaces a window by one on the other
+    library (a fresh window: nothing of the old library's state can leak into it)."""
+
+    def __init__(self, settings: QSettings) -> None:
+        self.settings = settings
+        self.windows: list[MainWindow] = []
+
+    def open(self, library_dir: Path) -> MainWindow:
+        window = MainWindow(Path(library_dir), self.settings)
+        window.switch_requested.connect(lambda folder: self.switch(window, folder))
+        install_error_hook(window.errors)
+        self.windows.append(window)
+        window.show()
+        return window
+
+    def switch(self, old: MainWindow, folder: Path) -> MainWindow:
+        # The new window is shown before the old one closes, so the app never has no
+        # window (it would quit).
+        new = self.open(folder)
+        old.close()
+        self.windows.remove(old)
+        old.deleteLater()
+        return new
+
+
 def run_gui(
     library_dir: Path,
     screenshot: Path | None = None,
     size: tuple[int, int] | None = None,
     query: str | None = None,
     select: int | None = None,
+    theme: str | None = None,
 ) -> int:
-    """Open the main window on `library_dir`; with `screenshot`, render it to a PNG instead."""
+    """Open the main window on `library_dir`; with `screenshot`, render it to a PNG instead.
+
+    `theme` overrides the Preferences' theme for this run (light, dark or system).
+    """
     if screenshot is not None and not os.environ.get("QT_QPA_PLATFORM"):
         # A screenshot needs no screen: render offscreen unless told otherwise.
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     app = application()
+    settings = QSettings()
+    # A screenshot shows the app as shipped (only the theme asked for), not this user's.
+    preferences = Preferences() if screenshot is not None else Preferences.load(settings)
+    apply_preferences(app, replace(preferences, theme=theme or preferences.theme))
     if screenshot is not None:
         return render_screenshot(
             Path(library_dir), Path(screenshot), size or DEFAULT_SCREENSHOT_SIZE, query, select
         )
-    window = MainWindow(Path(library_dir), QSettings())
-    install_error_hook(window.errors)
+    windows = LibraryWindows(settings)
+    window = windows.open(Path(library_dir))
     if query:
         window.search_bar.field.setText(query)
     window.pending_select = select
-    window.show()
     return app.exec()
 
 

@@ -12,14 +12,28 @@ import logging
 from collections.abc import Callable, Sequence
 from functools import partial
 
-from paperdesk.core.models import Overview, Status
+from PySide6.QtGui import QGuiApplication
+
+from paperdesk.core.citekeys import assign_keys
+from paperdesk.core.models import Overview, Paper, Status
 from paperdesk.core.scope import Kind, Scope
+from paperdesk.gui.links import open_link, paper_links
 from paperdesk.gui.operations import Operations
 from paperdesk.gui.panes import Panes
-from paperdesk.gui.paper_table_model import moved_order
+from paperdesk.gui.paper_table_model import display_title, moved_order
 from paperdesk.gui.stats_view import StatsView
 from paperdesk.gui.transfers import Transfers
-from paperdesk.services import annotations, editing, history, notes, saved, shortlists, tagging
+from paperdesk.services import (
+    annotations,
+    editing,
+    exporting,
+    history,
+    notes,
+    reading,
+    saved,
+    shortlists,
+    tagging,
+)
 from paperdesk.services import triage as triage_service
 
 log = logging.getLogger(__name__)
@@ -92,10 +106,68 @@ class Commands:
         )
 
     def delete_selected(self) -> None:
+        """Delete the selection, after asking (unless the user said not to ask)."""
+        ids = self.panes.selection_or_warn()
+        if not ids or not self.panes.ask.confirm_delete(len(ids)):
+            return
+        self.operations.perform("Deleting papers", lambda desk: editing.delete_papers(desk, ids))
+
+    # --- opening and copying ---------------------------------------------------------
+    def open_selected(self) -> None:
+        """Enter or a double-click: the current paper's web page, in the browser."""
+        paper_id = self.panes.table.current_id()
+        desk = self.operations.desk
+        if paper_id is None or desk is None:
+            return
+        # One paper by id: a short bounded read (DESIGN §5).
+        links = paper_links(reading.paper(desk, paper_id).ids)
+        if not links:
+            self.panes.tell("This paper has no web page; its details are on the right.", 4000)
+            self.panes.detail.setFocus()
+            return
+        label, url = links[0]
+        if open_link(url):
+            self.panes.tell(f"Opened the paper's {label} page.", 3000)
+
+    def copy_as_bibtex(self) -> None:
+        """The selected papers as BibTeX entries, as an export would write them."""
         if ids := self.panes.selection_or_warn():
-            self.operations.perform(
-                "Deleting papers", lambda desk: editing.delete_papers(desk, ids)
+            self.operations.read(
+                "Copying as BibTeX",
+                lambda desk: exporting.preview(desk, Scope.of_ids(ids), "bibtex", limit=len(ids)),
+                on_done=lambda text: self._copy(text, len(ids), ("BibTeX entry", "BibTeX entries")),
+                on_error=partial(self.operations.errors.report, "Copying as BibTeX"),
             )
+
+    def copy_citation_keys(self) -> None:
+        """Their citation keys, comma-separated, as \\cite{} wants them."""
+
+        def keys(papers: list[Paper]) -> None:
+            self._copy(
+                ",".join(assign_keys(papers)), len(papers), ("citation key", "citation keys")
+            )
+
+        self._read_selected("Copying citation keys", keys)
+
+    def copy_titles(self) -> None:
+        def titles(papers: list[Paper]) -> None:
+            text = "\n".join(display_title(p.title) for p in papers)
+            self._copy(text, len(papers), ("title", "titles"))
+
+        self._read_selected("Copying titles", titles)
+
+    def _read_selected(self, name: str, then: Callable[[list[Paper]], None]) -> None:
+        if ids := self.panes.selection_or_warn():
+            self.operations.read(
+                name,
+                lambda desk: reading.papers(desk, ids),
+                on_done=then,
+                on_error=partial(self.operations.errors.report, name),
+            )
+
+    def _copy(self, text: str, count: int, nouns: tuple[str, str]) -> None:
+        QGuiApplication.clipboard().setText(text)
+        self.panes.tell(f"Copied {count:,} {nouns[count != 1]}.", 3000)
 
     def undo(self) -> None:
         self.panes.detail.notes.flush()
@@ -188,6 +260,14 @@ class Commands:
         if name := self.panes.ask.text("New shortlist", "Name of the new shortlist:"):
             self.create_shortlist(name)
 
+    def ask_new_shortlist_from_selection(self) -> None:
+        if ids := self.panes.selection_or_warn():
+            if name := self.panes.ask.text("New shortlist", "Name of the new shortlist:"):
+                self.add_to_shortlist(name, ids)
+
+    def add_selection_to_shortlist(self, name: str) -> None:
+        self.add_to_shortlist(name, self.panes.selection_or_warn())
+
     def ask_save_search(self) -> None:
         query = self.panes.search_bar.text()
         if not query:
@@ -205,7 +285,7 @@ class Commands:
             case "new-shortlist":
                 self.ask_new_shortlist()
             case "add-to-shortlist":
-                self.add_to_shortlist(name, self.panes.selection_or_warn())
+                self.add_selection_to_shortlist(name)
             case "rename-shortlist":
                 if new := ask.text("Rename shortlist", "New name:", name):
                     self.rename_shortlist(name, new)

@@ -27,8 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from paperdesk.core.models import Identifiers, Paper, Status
+from paperdesk.core.models import Paper, Status
 from paperdesk.gui.abstract_marks import word_styles
+from paperdesk.gui.links import links_html, open_link
 from paperdesk.gui.note_editor import NoteEditor
 from paperdesk.gui.resources import icon
 from paperdesk.gui.sidebar import STATUS_LABELS
@@ -37,27 +38,6 @@ from paperdesk.gui.tag_chips import TagChips
 from paperdesk.gui.triage_bars import HighlightBar
 from paperdesk.services.rendering import abstract_html, passage_at
 from paperdesk.text import to_html
-
-
-def paper_links(ids: Identifiers) -> list[tuple[str, str]]:
-    """(label, url) for each external id a paper has."""
-    links = []
-    if ids.doi:
-        links.append(("DOI", f"https://doi.org/{ids.doi}"))
-    if ids.arxiv:
-        links.append(("arXiv", f"https://arxiv.org/abs/{ids.arxiv}"))
-    if ids.openreview:
-        links.append(("OpenReview", f"https://openreview.net/forum?id={ids.openreview}"))
-    if ids.url:
-        links.append(("Web page", ids.url))
-    return links
-
-
-def links_html(ids: Identifiers) -> str:
-    return " · ".join(
-        f"<a href='{html.escape(url, quote=True)}'>{html.escape(label)}</a>"
-        for label, url in paper_links(ids)
-    )
 
 
 def section_label(text: str) -> QLabel:
@@ -76,7 +56,9 @@ def wrapping_label(object_name: str, rich: bool = False) -> QLabel:
         | Qt.TextInteractionFlag.LinksAccessibleByMouse
         | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
     )
-    label.setOpenExternalLinks(True)
+    # A click goes through open_link, which opens http(s) links only.
+    label.setOpenExternalLinks(False)
+    label.linkActivated.connect(open_link)
     return label
 
 
@@ -189,7 +171,7 @@ class SinglePaperView(QWidget):
         self.abstract.setAccessibleName("Abstract")
         # Marked passages, each with a link that removes it (issue 10).
         self.marks = wrapping_label("detailMarks", rich=True)
-        self.marks.setOpenExternalLinks(False)
+        self.marks.linkActivated.disconnect()  # its links remove a mark; they open nothing
         self.highlight_bar = HighlightBar()
         self.highlight_bar.hide()
 
@@ -248,9 +230,13 @@ class DetailPane(QSplitter):
     # paper id, start, stop, quote, colour, comment: a passage of the abstract to mark
     passage_marked = Signal(int, int, int, str, str, str)
     mark_removed = Signal(int)  # an annotation's id
+    # Enter in a tag field: the user is done there (the window gives the table the focus).
+    tags_committed = Signal()
 
     # Above this many selected papers, per-tag counts are not worth reading every row.
     MAX_SUMMARISED = 500
+    # The stars, the status box and a word of the abstract side by side.
+    MIN_WIDTH = 300
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Vertical, parent)
@@ -288,6 +274,7 @@ class DetailPane(QSplitter):
             view.status.chosen.connect(self.status_chosen)
             view.tags.tag_added.connect(self.tag_added)
             view.tags.tag_removed.connect(self.tag_removed)
+            view.tags.committed.connect(self.tags_committed)
         self.single.title.edited.connect(self._on_title_edited)
         self.show_nothing()
 

@@ -13,9 +13,10 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, QStandardPaths, Qt
 from PySide6.QtGui import QColor, QKeySequence
 from PySide6.QtWidgets import (
+    QCheckBox,
     QColorDialog,
     QDialog,
     QDialogButtonBox,
@@ -38,12 +39,20 @@ from paperdesk.services.importing import ImportReport
 
 log = logging.getLogger(__name__)
 
+EXPORT_FOLDER_KEY = "export/last-folder"
+CONFIRM_DELETE_KEY = "preferences/confirm-delete"
+
 
 class Asker:
-    """Asks the user; every method returns None (or nothing) when the user cancels."""
+    """Asks the user; every method returns None (or nothing) when the user cancels.
 
-    def __init__(self, parent: QWidget) -> None:
+    `settings` keep what the answers teach: the folder exports went to last, whether
+    the user wants to be asked before papers are deleted.
+    """
+
+    def __init__(self, parent: QWidget, settings: QSettings) -> None:
         self._parent = parent
+        self._settings = settings
 
     def text(self, title: str, label: str, initial: str = "") -> str | None:
         value, ok = QInputDialog.getText(self._parent, title, label, text=initial)
@@ -58,10 +67,65 @@ class Asker:
         return chosen.name() if chosen.isValid() else None
 
     def save_path(self, title: str, suggested: str, file_filter: str) -> Path | None:
+        """A file to write, starting in the folder used last (else Documents).
+
+        The dialog asks the usual question when the file exists; saying yes there is
+        the user's consent to replace it.
+        """
+        start = str(self.export_folder() / suggested)
         name, _ = QFileDialog.getSaveFileName(
-            self._parent, title, suggested, f"{file_filter};;All files (*)"
+            self._parent, title, start, f"{file_filter};;All files (*)"
         )
-        return Path(name) if name else None
+        if not name:
+            return None
+        self._settings.setValue(EXPORT_FOLDER_KEY, str(Path(name).parent))
+        return Path(name)
+
+    def export_folder(self) -> Path:
+        last = self._settings.value(EXPORT_FOLDER_KEY, "", type=str)
+        if last and Path(last).is_dir():
+            return Path(last)
+        documents = QStandardPaths.writableLocation(
+            QStandardPaths.StandardLocation.DocumentsLocation
+        )
+        return Path(documents) if documents and Path(documents).is_dir() else Path.home()
+
+    def confirm_delete(self, count: int) -> bool:
+        """Whether to delete `count` papers; asked unless the user turned the question off."""
+        if not bool(self._settings.value(CONFIRM_DELETE_KEY, True, type=bool)):
+            return True
+        noun = "this paper" if count == 1 else f"these {count:,} papers"
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Delete papers",
+            f"Delete {noun} from the library?",
+            QMessageBox.StandardButton.Cancel,
+            self._parent,
+        )
+        box.setInformativeText(
+            "Their tags, notes and places in shortlists go with them. "
+            "Edit > Undo brings everything back."
+        )
+        delete = box.addButton("Delete", QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        dont_ask = QCheckBox("Do not ask again")
+        box.setCheckBox(dont_ask)
+        box.exec()
+        if box.clickedButton() is not delete:
+            return False
+        if dont_ask.isChecked():
+            self._settings.setValue(CONFIRM_DELETE_KEY, False)
+        return True
+
+    def library_folder(self, start: Path) -> Path | None:
+        """A library folder to open; an empty folder starts a new library."""
+        folder = QFileDialog.getExistingDirectory(
+            self._parent,
+            "Open a library folder (an empty folder starts a new library)",
+            str(start),
+            QFileDialog.Option.ShowDirsOnly,
+        )
+        return Path(folder) if folder else None
 
     def import_paths(self) -> list[Path]:
         patterns = " ".join(f"*{extension}" for extension in sorted(EXTENSIONS))
@@ -180,7 +244,7 @@ def menu_shortcuts(menu_bar: QMenuBar) -> list[tuple[str, str, str]]:
             if isinstance(submenu := action.menu(), QMenu):
                 walk(submenu, [*path, submenu.title().replace("&", "")])
             elif not action.shortcut().isEmpty():
-                keys = action.shortcut().toString(native)
+                keys = ", ".join(keys.toString(native) for keys in action.shortcuts())
                 name = action.data() or action.text().replace("&", "")
                 rows.append((" › ".join(path), name, keys))
 

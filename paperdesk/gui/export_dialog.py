@@ -56,7 +56,10 @@ class ExportDialog(QDialog):
         self.format_box.setAccessibleName("Format")
         for name in EXTENSIONS:
             self.format_box.addItem(FORMAT_LABELS.get(name, name), name)
-        self.ascii_only = QCheckBox("ASCII only: LaTeX escapes for classic 8-bit BibTeX")
+        self.flavour_box = QComboBox()
+        self.flavour_box.setAccessibleName("BibTeX flavour")
+        self.flavour_box.addItem("bibtex: ASCII, LaTeX escapes (bibtex, pdflatex)", "bibtex")
+        self.flavour_box.addItem("biblatex: UTF-8 (biber)", "biblatex")
         self.excel_bom = QCheckBox("Excel-friendly: start the file with a byte-order mark")
         self.key_pattern = QLineEdit()
         self.key_pattern.setPlaceholderText(DEFAULT_PATTERN)
@@ -80,7 +83,7 @@ class ExportDialog(QDialog):
         form.addRow("Export:", self.scope_box)
         form.addRow("Format:", self.format_box)
         form.addRow("Citation keys:", self.key_pattern)
-        form.addRow("", self.ascii_only)
+        form.addRow("Flavour:", self.flavour_box)
         form.addRow("", self.excel_bom)
         self._form = form
         layout = QVBoxLayout(self)
@@ -95,8 +98,8 @@ class ExportDialog(QDialog):
         self._timer.timeout.connect(self._ask_preview)
         for box in (self.scope_box, self.format_box):
             box.currentIndexChanged.connect(self._on_choice_changed)
-        for check in (self.ascii_only, self.excel_bom):
-            check.toggled.connect(self._timer.start)
+        self.flavour_box.currentIndexChanged.connect(self._timer.start)
+        self.excel_bom.toggled.connect(self._timer.start)
         self.key_pattern.textChanged.connect(self._timer.start)
         self._on_choice_changed()
 
@@ -110,7 +113,7 @@ class ExportDialog(QDialog):
 
     def chosen_options(self) -> Options:
         options = Options(
-            ascii_only=self.ascii_only.isChecked(), excel_bom=self.excel_bom.isChecked()
+            flavour=str(self.flavour_box.currentData()), excel_bom=self.excel_bom.isChecked()
         )
         pattern = self.key_pattern.text().strip()
         return replace(options, key_pattern=pattern) if pattern else options
@@ -125,7 +128,7 @@ class ExportDialog(QDialog):
         chosen = self.chosen_format()
         # A backup always holds the whole library; the other choices do not apply to it.
         self.scope_box.setEnabled(chosen != BACKUP_FORMAT)
-        self._form.setRowVisible(self.ascii_only, chosen == "bibtex")
+        self._form.setRowVisible(self.flavour_box, chosen == "bibtex")
         self._form.setRowVisible(self.excel_bom, chosen == "csv")
         self._form.setRowVisible(self.key_pattern, chosen in ("bibtex", "csv"))
         # One record per line reads best unwrapped; entries spanning lines read best wrapped.

@@ -9,10 +9,11 @@ show what changed (DESIGN §5, §6). The actions are `commands` (gui/commands.py
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QPoint, QSettings, Qt, Signal
 from PySide6.QtGui import (
     QCloseEvent,
     QDragEnterEvent,
@@ -20,7 +21,9 @@ from PySide6.QtGui import (
     QDropEvent,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QMainWindow,
+    QMessageBox,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -28,26 +31,38 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.core.changes import Changes
-from paperdesk.core.errors import PaperdeskError, QueryError
-from paperdesk.core.fields import PROMISE, RELEVANCE
-from paperdesk.core.models import Overview, Paper
+from paperdesk.core.errors import DamagedLibraryError, PaperdeskError, QueryError
+from paperdesk.core.fields import PROMISE
+from paperdesk.core.models import Overview, Paper, UndoLabels
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.gui.commands import Commands
 from paperdesk.gui.detail_pane import DetailPane
 from paperdesk.gui.dialogs import Asker, DemoOfferDialog, ErrorReporter, ShortcutsDialog
+from paperdesk.gui.index_catch_up import IndexCatchUp
 from paperdesk.gui.job_progress import JobProgress
+from paperdesk.gui.library_notices import ReadOnlyBanner, offer_restore
+from paperdesk.gui.library_watch import LibraryWatch
 from paperdesk.gui.menus import WindowMenus
 from paperdesk.gui.operations import Operations
 from paperdesk.gui.panes import Panes
 from paperdesk.gui.paper_table import PaperTable
 from paperdesk.gui.paper_table_model import PaperTableModel
+from paperdesk.gui.preferences import (
+    Preferences,
+    PreferencesDialog,
+    apply_preferences,
+    recent_libraries,
+    remember_library,
+)
 from paperdesk.gui.resources import app_icon, style_sheet
 from paperdesk.gui.search_bar import SearchBar
 from paperdesk.gui.sidebar import Sidebar, coloured_tag_keys
+from paperdesk.gui.status_counts import StatusCounts
+from paperdesk.gui.table_sort import TableSort
 from paperdesk.gui.tasks import Job, TaskRunner
 from paperdesk.gui.transfers import Transfers, dropped_files
 from paperdesk.gui.triage_mode import TriageMode
-from paperdesk.services import demo, history, reading, searching, stats
+from paperdesk.services import demo, history, reading, rolling_backups, searching, stats
 from paperdesk.services import triage as triage_service
 from paperdesk.services.desk import Desk
 from paperdesk.services.searching import Listing
@@ -58,10 +73,12 @@ EMPTY_LIBRARY = "No papers yet. Import a list with File > Import, or drop files 
 NO_MATCH = "No papers match."
 # Keys that act inside a widget rather than through a menu action; listed in Help.
 WIDGET_KEYS = [
+    ("Papers", "Open the paper's web page", "Enter, double-click"),
+    ("Papers", "First / last paper", "Home / End"),
     ("Stars (focused)", "Rate the paper", "0 – 5, ←, →"),
-    ("Tag field", "Add the typed tags", "Enter"),
+    ("Tag field", "Add the typed tags, back to the papers", "Enter"),
     ("Title being edited", "Save / cancel", "Enter / Esc"),
-    ("Search field", "Search now", "Enter"),
+    ("Search field", "Search now and go to the first result", "Enter, ↓"),
     ("Anywhere", "Move between panes", "Tab, Shift+Tab"),
 ]
 
@@ -75,7 +92,10 @@ class MainWindow(QMainWindow):
 
     desk_opened = Signal()
     search_applied = Signal()
+    # After a change, once the panes (the sidebar's counts and Undo's text too) show it.
     changes_applied = Signal(object)
+    # File > Open Library chose another folder; the app opens a window on it.
+    switch_requested = Signal(object)
     # The library could not be opened, or the search could not run: the message says why.
     failed = Signal(str)
 
@@ -95,22 +115,30 @@ class MainWindow(QMainWindow):
         self.operations = Operations(self.runner, self.errors, self.apply_changes)
         self.demo_offer: DemoOfferDialog | None = None
         self.shortcuts_dialog: ShortcutsDialog | None = None
+        self.restore_offer: QMessageBox | None = None
         self.pending_select: int | None = None
-        self._sort: tuple[str, bool] = (RELEVANCE, False)
+        self.preferences_dialog: PreferencesDialog | None = None
         self._tag_colours: dict[str, str | None] = {}
-        self._select_first = True
+        self._focus_results = False
+        self._listed: tuple[object, ...] = ()
         self._closed = False
-        self._listed_view: tuple[Scope, str] | None = None
 
         # Qt adds the application's display name ("— Paperdesk") to the title itself.
         self.setWindowTitle(self.library_dir.name)
         self.setWindowIcon(app_icon())
         self.model = PaperTableModel(self._fetch_papers, self)
         self.table = PaperTable(self.model)
+        self.sort = TableSort(self.table, settings, self._library_key("sort"))
         self.sidebar = Sidebar()
         self.search_bar = SearchBar()
         self.detail = DetailPane()
         self.progress = JobProgress()
+        self.read_only_banner = ReadOnlyBanner()
+        # Changes other programs make show up here within a second or two.
+        self.watch = LibraryWatch(lambda: self.desk, self.refresh_from_outside, self)
+        self.watch.waiting.connect(lambda message: self.statusBar().showMessage(message, 5000))
+        self.index_progress = JobProgress()
+        self.counts = StatusCounts()
         self.panes = Panes(
             window=self,
             status_bar=self.statusBar(),
@@ -119,7 +147,7 @@ class MainWindow(QMainWindow):
             sidebar=self.sidebar,
             search_bar=self.search_bar,
             detail=self.detail,
-            ask=Asker(self),
+            ask=Asker(self, settings),
         )
         self.transfers = Transfers(self.operations, self.panes)
         self.commands = Commands(self.operations, self.transfers, self.panes)
@@ -128,6 +156,9 @@ class MainWindow(QMainWindow):
         for pane in (self.detail, self.search_bar):
             pane.setStyleSheet(style_sheet())
         self.statusBar().addPermanentWidget(self.progress)
+        self.statusBar().addPermanentWidget(self.index_progress)
+        self.catch_up = IndexCatchUp(self.operations, self.index_progress)
+        self.statusBar().addPermanentWidget(self.counts)
         self._build_layout()
         self.menus = WindowMenus(self)
         self._connect()
@@ -141,6 +172,7 @@ class MainWindow(QMainWindow):
         middle = QWidget()
         column = QVBoxLayout(middle)
         column.setContentsMargins(6, 6, 6, 0)
+        column.addWidget(self.read_only_banner)
         column.addWidget(self.search_bar)
         column.addWidget(self.table, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -151,7 +183,11 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 2)
-        self.splitter.setSizes([240, 770, 390])
+        # The table gets the room titles need; the detail pane never gets narrower than
+        # its own controls (below that its text was clipped at 900x600).
+        self.splitter.setSizes([200, 800, 400])
+        self.sidebar.setMinimumWidth(140)
+        self.detail.setMinimumWidth(DetailPane.MIN_WIDTH)
         self.splitter.setChildrenCollapsible(False)
         # The panes, or the triage view in their place (gui/triage_mode.py).
         self.stack = QStackedWidget()
@@ -167,9 +203,14 @@ class MainWindow(QMainWindow):
         self.runner.unhandled_error.connect(self.errors.report)
         self.search_bar.query_changed.connect(self.run_search)
         self.search_bar.save_requested.connect(lambda _text: commands.ask_save_search())
+        self.search_bar.results_wanted.connect(self._enter_results)
         self.model.sort_requested.connect(self._on_sort_requested)
         self.model.reorder_requested.connect(commands.reorder_shortlist)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        self.table.open_requested.connect(commands.open_selected)
+        self.table.columns_changed.connect(self._save_columns)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._show_paper_menu)
         self.sidebar.scope_changed.connect(self._on_scope_changed)
         self.sidebar.saved_search_chosen.connect(self._on_saved_search_chosen)
         self.sidebar.papers_dropped.connect(commands.drop_papers)
@@ -179,10 +220,12 @@ class MainWindow(QMainWindow):
         self.detail.status_chosen.connect(commands.set_status)
         self.detail.tag_added.connect(lambda name: commands.add_tags([name]))
         self.detail.tag_removed.connect(lambda name: commands.remove_tags([name]))
+        self.detail.tags_committed.connect(self.table.setFocus)
+        # Searches that read what a bulk change touched are right again.
+        self.catch_up.caught_up.connect(self.run_search)
         self.detail.notes.save_requested.connect(commands.save_note)
         self.detail.passage_marked.connect(commands.mark_passage)
         self.detail.mark_removed.connect(commands.remove_mark)
-        self.transfers.import_started.connect(self._on_import_started)
 
     # --- opening ---------------------------------------------------------------------
     def _open_library(self) -> None:
@@ -196,6 +239,7 @@ class MainWindow(QMainWindow):
                 progress=lambda done, total: job.report_progress(
                     done, total, f"Indexing papers: {done:,} of {total:,}"
                 ),
+                on_wait=self.watch.waiting.emit,
             )
 
         self.runner.write(
@@ -213,14 +257,18 @@ class MainWindow(QMainWindow):
             return
         self.operations.desk = desk
         self._set_library_enabled(True)
+        self.read_only_banner.setVisible(desk.read_only)
+        self.watch.start()
         self.menus.show_scope(self.sidebar.scope())
         self.statusBar().showMessage(f"Library: {self.library_dir}", 5000)
-        empty = self.refresh_sidebar().papers == 0
+        self._remember_library()
         self.detail.set_always_words(triage_service.highlight_words(desk))
-        self.refresh_undo_actions()
+        self.refresh_panes(then=self._offer_demo_if_empty)
         self.run_search()
         self.desk_opened.emit()
-        if self.offer_demo and empty and not self._demo_declined():
+
+    def _offer_demo_if_empty(self, overview: Overview) -> None:
+        if self.offer_demo and overview.papers == 0 and not self._demo_declined():
             self._offer_demo()
 
     def _on_open_failed(self, error: BaseException) -> None:
@@ -228,8 +276,35 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("The library could not be opened.")
         self.table.placeholder = f"The library at {self.library_dir} could not be opened."
         self.table.viewport().update()
-        self.errors.report("Opening the library", error)
+        self.restore_offer = (
+            offer_restore(self, error, self.restore)
+            if isinstance(error, DamagedLibraryError)
+            else None
+        )
+        if self.restore_offer is None:
+            self.errors.report("Opening the library", error)
         self.failed.emit(str(error))
+
+    def restore(self, backup: Path) -> None:
+        """Put `backup` in place of the library's (damaged) database, then open it."""
+        self.progress.start("Restoring the backup…", cancellable=False)
+        folder = self.library_dir
+
+        def restore_it(job: Job) -> rolling_backups.Restored:
+            return rolling_backups.restore_database(
+                folder,
+                backup,
+                progress=lambda done, total: job.report_progress(done, total, "Indexing papers"),
+                on_wait=self.watch.waiting.emit,
+            )
+
+        self.runner.write(
+            "Restore the library",
+            restore_it,
+            on_done=lambda _restored: self._open_library(),
+            on_error=self._on_open_failed,
+            on_progress=self.progress.update_progress,
+        )
 
     def _set_library_enabled(self, enabled: bool) -> None:
         for widget in (self.sidebar, self.search_bar, self.table, self.detail):
@@ -281,25 +356,24 @@ class MainWindow(QMainWindow):
 
     def run_search(self, *_args: object) -> None:
         scope, text = self.sidebar.scope(), self.search_bar.text()
-        sort, descending = self._sort
+        sort, descending = self.sort.key, self.sort.descending
+        asked = (scope, text, sort, descending)
         self.operations.read(
             "Search",
             lambda desk: searching.listing(desk, scope, text, sort, descending),
-            on_done=lambda listing: self._apply_listing(listing, (scope, text)),
+            on_done=lambda listing: self._apply_listing(listing, asked),
             on_error=self._on_search_failed,
             key="search",
         )
 
-    def _apply_listing(self, listing: Listing, view: tuple[Scope, str] | None = None) -> None:
+    def _apply_listing(self, listing: Listing, asked: tuple[object, ...] = ()) -> None:
         if self.desk is None:
             return
         selected, current = self.table.selected_ids(), self.table.current_id()
-        row = self.table.currentIndex().row()
-        same_view, self._listed_view = view == self._listed_view, view
-        if same_view and selected and not set(selected) & set(listing.ids) and row >= 0:
-            # The paper decided left the view (X in "New"): the next one takes its place.
-            following = listing.ids[min(row, len(listing.ids) - 1)] if listing.ids else None
-            selected, current = ([following], following) if following is not None else ([], None)
+        # The same list again (after a change) keeps the place in it; a new search or
+        # scope starts at its top.
+        current_row = self.table.currentIndex().row() if asked == self._listed else 0
+        self._listed = asked
         if self.pending_select is not None:
             if self.pending_select in listing.ids:
                 selected, current = [self.pending_select], self.pending_select
@@ -308,17 +382,36 @@ class MainWindow(QMainWindow):
             self.pending_select = None
         self.model.set_ids(listing.ids)
         self.table.set_reorderable(listing.reorderable)
-        self.search_bar.show_result(len(listing.ids), listing.total_in_library, listing.suggestion)
+        self.search_bar.show_result(
+            len(listing.ids), listing.total_in_library, listing.suggestion, listing.index_behind
+        )
+        self.counts.show_listing(len(listing.ids), listing.total_in_library)
         self.detail.set_highlight(listing.terms)
         self.table.placeholder = NO_MATCH if listing.total_in_library else EMPTY_LIBRARY
-        if not selected and self._select_first and listing.ids:
-            # A freshly opened or freshly filled library shows its first paper, not a blank.
-            selected, current = [listing.ids[0]], listing.ids[0]
-        if listing.ids:
-            self._select_first = False
-        self.table.select_ids(selected, current)
+        if self._focus_results:
+            self._focus_results = False
+            selected, current = listing.ids[:1], None
+            self.table.setFocus(Qt.FocusReason.OtherFocusReason)
+        kept = [paper_id for paper_id in selected if self.model.row_of(paper_id) is not None]
+        if not kept and listing.ids:
+            # Never a blank detail pane after a search, an import or an undo: the paper
+            # now where the current one was (the next one, after a decision), else the first.
+            row = min(max(current_row, 0), len(listing.ids) - 1)
+            kept, current = [listing.ids[row]], listing.ids[row]
+        if current not in kept:
+            current = kept[0] if kept else None
+        self.table.select_ids(kept, current)
         self._on_selection_changed()
         self.search_applied.emit()
+
+    def _enter_results(self, search_coming: bool) -> None:
+        """Enter or Down in the search field: into the results, the first one selected."""
+        if search_coming:
+            self._focus_results = True
+            return
+        ids = self.model.ids()[:1]
+        self.table.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.table.select_ids(ids, ids[0] if ids else None)
 
     def _on_search_failed(self, error: BaseException) -> None:
         if isinstance(error, QueryError):
@@ -328,21 +421,21 @@ class MainWindow(QMainWindow):
         self.failed.emit(str(error))
 
     def _on_sort_requested(self, key: str, descending: bool) -> None:
-        self._sort = (key, descending)
+        """A heading clicked or View > Sort By: remembered for this library."""
+        self.sort.remember(key, descending)
+        self.menus.show_sort(key, descending)
         self.run_search()
 
-    def sort_by_relevance(self) -> None:
-        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-        self._sort = (RELEVANCE, False)
-        self.run_search()
+    def _library_key(self, name: str) -> str:
+        """A settings key of this library's own (its sort, whether it declined the demo)."""
+        return f"library/{self.library_dir.resolve().as_posix().strip('/')}/{name}"
 
     def sort_by_promise(self) -> None:
         """Most promising first, once the ranking learnt from the decisions so far."""
 
         def sort() -> None:
             self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-            self._sort = (PROMISE, False)
-            self.run_search()
+            self._on_sort_requested(PROMISE, False)
 
         self.commands.sort_by_promise(sort)
 
@@ -361,6 +454,7 @@ class MainWindow(QMainWindow):
     def _on_selection_changed(self, *_args: object) -> None:
         desk = self.desk
         ids = self.table.selected_ids()
+        self.counts.show_selected(len(ids))
         if desk is None or not ids:
             self.detail.show_nothing()
             return
@@ -376,10 +470,28 @@ class MainWindow(QMainWindow):
         papers = reading.papers(desk, ids) if len(ids) <= DetailPane.MAX_SUMMARISED else None
         self.detail.show_many(len(ids), papers, self._tag_colours)
 
-    def refresh_sidebar(self) -> Overview:
-        """Read the library's overview (one service call) and show it everywhere."""
-        assert self.desk is not None
-        overview = stats.overview(self.desk)
+    def refresh_panes(self, then: Callable[[Overview], None] | None = None) -> None:
+        """Read the overview and the undo labels on the reader thread, then show both.
+
+        Counting over 100,000 papers is no job for the GUI thread (DESIGN §5); reads run
+        in order, so this lands after any search queued before it.
+        """
+
+        def show(read: tuple[Overview, UndoLabels]) -> None:
+            overview, labels = read
+            self._show_overview(overview)
+            self.menus.show_undo_labels(labels)
+            if then is not None:
+                then(overview)
+
+        self.operations.read(
+            "Reading the library's overview",
+            lambda desk: (stats.overview(desk), history.labels(desk)),
+            on_done=show,
+            on_error=partial(self.errors.report, "Reading the library's overview"),
+        )
+
+    def _show_overview(self, overview: Overview) -> None:
         scope_before = self.sidebar.scope()
         self.sidebar.populate(overview)
         self.commands.overview = overview
@@ -390,27 +502,29 @@ class MainWindow(QMainWindow):
         if self.sidebar.scope() != scope_before:
             # The shortlist or tag being shown was renamed or deleted.
             self._on_scope_changed(self.sidebar.scope())
-        return overview
 
-    def refresh_undo_actions(self) -> None:
-        if self.desk is not None:
-            self.menus.show_undo_labels(history.labels(self.desk))
+    def refresh_from_outside(self) -> bool:
+        """Show what another program changed; False (ask again soon) while a title is
+        being edited or this window's own work is under way (its own changes arrive
+        with their Changes, and a rename must be followed before the sidebar is read
+        again). A note being typed is kept by the note editor itself."""
+        busy = not self.runner.is_idle() or self.detail.single.title.is_editing()
+        if self.desk is None or busy:
+            return False
+        self.model.refresh_papers(self.model.ids())
+        self.refresh_panes()
+        self.run_search()  # new or deleted papers; the selection is kept
+        return True
 
     # --- changing --------------------------------------------------------------------
-    def _on_import_started(self, library_was_empty: bool) -> None:
-        # A freshly filled library shows its first paper once the import is listed.
-        self._select_first = library_was_empty
-
     def apply_changes(self, changes: Changes | None) -> None:
         if self.desk is None:
             return
         if changes is None or changes.is_empty:
-            self.refresh_undo_actions()
             self.statusBar().showMessage("Nothing changed.", 3000)
-            self.changes_applied.emit(changes)
+            self.refresh_panes(then=lambda _overview: self.changes_applied.emit(changes))
             return
         self.model.refresh_papers(changes.paper_ids)
-        self.refresh_sidebar()
         if set(self.table.selected_ids()) & changes.paper_ids or changes.tags:
             self._on_selection_changed()
         if (
@@ -419,13 +533,64 @@ class MainWindow(QMainWindow):
             or self._listing_follows(changes)
         ):
             self.run_search()
-        self.refresh_undo_actions()
         if changes.highlight_words:
             self.detail.set_always_words(triage_service.highlight_words(self.desk))
         self.commands.refresh_statistics()
         if changes.description:
             self.statusBar().showMessage(changes.description, 4000)
-        self.changes_applied.emit(changes)
+        self.catch_up.start_if_behind()
+        self.refresh_panes(then=lambda _overview: self.changes_applied.emit(changes))
+
+    # --- the papers' right-click menu --------------------------------------------------
+    def _show_paper_menu(self, position: QPoint) -> None:
+        index = self.table.indexAt(position)
+        if index.isValid() and index.row() not in {
+            i.row() for i in self.table.selectionModel().selectedRows()
+        }:
+            # Right-click on a paper outside the selection acts on that paper (as in Zotero).
+            paper_id = self.model.id_at(index.row())
+            self.table.select_ids([paper_id], paper_id)
+        if not self.table.selected_ids():
+            return
+        menu = self.menus.paper_menu(self.commands.shortlist_names())
+        menu.exec(self.table.viewport().mapToGlobal(position))
+
+    # --- libraries and preferences -----------------------------------------------------
+    def choose_library(self) -> None:
+        if folder := self.panes.ask.library_folder(self.library_dir.parent):
+            self.switch_library(folder)
+
+    def switch_library(self, folder: Path) -> None:
+        """Open another library: the app replaces this window with one on `folder`."""
+        if Path(folder).resolve() != self.library_dir.resolve():
+            self.detail.notes.flush()
+            self.save_state()
+            self.switch_requested.emit(Path(folder))
+
+    def _remember_library(self) -> None:
+        remember_library(self.settings, self.library_dir)
+        here = self.library_dir.resolve()
+        self.menus.show_recent_libraries([f for f in recent_libraries(self.settings) if f != here])
+
+    def show_preferences(self) -> None:
+        dialog = PreferencesDialog(Preferences.load(self.settings), self)
+        self.preferences_dialog = dialog
+
+        def accepted() -> None:
+            chosen = dialog.preferences()
+            chosen.save(self.settings)
+            app = QApplication.instance()
+            assert isinstance(app, QApplication)
+            apply_preferences(app, chosen)
+            self.restyle()
+
+        dialog.accepted.connect(accepted)
+        dialog.open()
+
+    def restyle(self) -> None:
+        """Re-read the style sheet after the palette changed (it names palette colours)."""
+        for pane in (self.detail, self.search_bar):
+            pane.setStyleSheet(style_sheet())
 
     def _listing_follows(self, changes: Changes) -> bool:
         """Whether an edit may move papers in or out of the list shown: a status view,
@@ -456,7 +621,18 @@ class MainWindow(QMainWindow):
         if detail := settings.value("window/detail"):
             self.detail.restoreState(detail)
         if header := settings.value("table/header"):
-            self.table.horizontalHeader().restoreState(header)
+            header_view = self.table.horizontalHeader()
+            # Quietly: a restored sort arrow must not sort (the library is not open yet)
+            # nor overwrite this library's own remembered order (TableSort.restore).
+            header_view.blockSignals(True)
+            header_view.restoreState(header)
+            header_view.blockSignals(False)
+        self.sort.restore()
+        self.menus.show_sort(self.sort.key, self.sort.descending)
+
+    def _save_columns(self) -> None:
+        # At once, not only on close: a crash must not cost the user their columns.
+        self.settings.setValue("table/header", self.table.horizontalHeader().saveState())
 
     def save_state(self) -> None:
         settings = self.settings
@@ -470,13 +646,16 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._closed:
             self._closed = True
+            self.watch.stop()
             self.detail.notes.flush()
             self.save_state()
             self.transfers.cancel()
             # Finishes every queued write (the note just flushed) before returning.
             self.runner.shutdown()
             if self.desk is not None:
-                self.desk.close()
+                # Re-indexing left after a bulk change is not waited for: the index's
+                # stamp is stale, so the next open rebuilds it (with progress).
+                self.desk.close(catch_up=False)
                 self.operations.desk = None
         super().closeEvent(event)
 

@@ -1,20 +1,28 @@
-"""The main window's actions, each with its shortcut, and the menu bar that lists them.
+"""The main window's actions, each with its shortcut, the menu bar that lists them and
+the papers' right-click menu, made of the same actions.
 
 The window keeps their texts and states current: what Undo and Redo would do, which
-actions a shortlist's view offers, which coloured tags the digit keys toggle.
+actions a shortlist's view offers, which coloured tags Alt+digit toggles, the sort.
+
+Keys follow what reference managers and photo organisers taught users: a digit rates
+(0 clears), a letter sets the status, Alt+digit toggles a coloured tag, Ctrl+Z / Ctrl+Y
+(or Ctrl+Shift+Z) undo and redo, Enter opens the paper's web page.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenuBar
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QMenu, QMenuBar
 
+from paperdesk.core.fields import RELEVANCE
 from paperdesk.core.models import MAX_RATING, Status, UndoLabels
 from paperdesk.core.scope import Kind, Scope
+from paperdesk.gui.paper_table_model import COLUMN_SORT_KEYS, COLUMN_TITLES
 from paperdesk.gui.resources import icon
 from paperdesk.gui.sidebar import STATUS_LABELS
 
@@ -34,7 +42,9 @@ class WindowMenus:
     def __init__(self, window: MainWindow) -> None:
         self.window = window
         self.tag_toggle_actions: list[QAction] = []
+        self.sort_actions: dict[str, QAction] = {}
         self._build_actions()
+        self._build_sort_actions()
         self._build_menus(window.menuBar())
 
     def _action(
@@ -58,31 +68,49 @@ class WindowMenus:
         std = QKeySequence.StandardKey
         window = self.window
         commands, transfers = window.commands, window.transfers
+        self.open_library_action = self._action(
+            "&Open Library…", window.choose_library, QKeySequence(std.Open), "library"
+        )
         self.import_action = self._action("&Import…", transfers.choose_import, "Ctrl+I", "import")
         self.export_action = self._action(
             "&Export…", transfers.open_export_dialog, "Ctrl+Shift+E", "export"
         )
+        self.export_selection_action = self._action(
+            "Export &Selection…", transfers.export_selection, None, "export"
+        )
         self.demo_action = self._action("Load &Demo Papers", window.load_demo)
+        self.preferences_action = self._action(
+            "&Preferences…", window.show_preferences, QKeySequence(std.Preferences)
+        )
         self.quit_action = self._action("&Quit", window.close, QKeySequence(std.Quit))
         self.undo_action = self._action("&Undo", commands.undo, QKeySequence(std.Undo), "undo")
         self.redo_action = self._action("&Redo", commands.redo, "Ctrl+Shift+Z", "redo")
+        # Ctrl+Y is redo on Linux and Windows; Ctrl+Shift+Z everywhere.
+        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         # Their text names the action to undo; Help lists them by these fixed names.
         self.undo_action.setData("Undo")
         self.redo_action.setData("Redo")
         self.find_action = self._action("&Find", window.search_bar.focus, "Ctrl+F", "search")
         self.select_all_action = self._action("Select &All", commands.select_all, "Ctrl+A")
         self.delete_action = self._action(
-            "&Delete Papers", commands.delete_selected, "Delete", "delete"
+            "&Delete Papers…", commands.delete_selected, "Delete", "delete"
         )
         self.remove_from_shortlist_action = self._action(
             "Remove from &Shortlist", commands.remove_selected_from_shortlist
         )
-        self.relevance_action = self._action("Sort by &Relevance", window.sort_by_relevance)
+        self.open_action = self._action("&Open Web Page", commands.open_selected, None, "link")
+        self.copy_bibtex_action = self._action(
+            "Copy as &BibTeX", commands.copy_as_bibtex, "Ctrl+Shift+C"
+        )
+        self.copy_key_action = self._action(
+            "Copy Citation &Key", commands.copy_citation_keys, "Ctrl+Shift+K"
+        )
+        self.copy_title_action = self._action("Copy &Title", commands.copy_titles)
         self.rating_actions = [
             self._action(
                 f"{n} Star{'s' if n != 1 else ''}" if n else "No Stars",
                 partial(commands.set_rating, n),
-                f"Ctrl+{n}",
+                str(n),
             )
             for n in range(MAX_RATING + 1)
         ]
@@ -111,10 +139,10 @@ class WindowMenus:
         self.save_search_action = self._action(
             "Save &Search…", commands.ask_save_search, "Ctrl+Shift+S", "saved-search"
         )
-        self.focus_sidebar_action = self._action("Go to Sidebar", window.sidebar.setFocus, "Alt+1")
-        self.focus_table_action = self._action("Go to Papers", window.table.setFocus, "Alt+2")
+        self.focus_sidebar_action = self._action("Go to Sidebar", window.sidebar.setFocus, "Ctrl+1")
+        self.focus_table_action = self._action("Go to Papers", window.table.setFocus, "Ctrl+2")
         self.focus_detail_action = self._action(
-            "Go to Details", window.detail.single.stars.setFocus, "Alt+3"
+            "Go to Details", window.detail.single.stars.setFocus, "Ctrl+3"
         )
         self.shortcuts_action = self._action(
             "&Keyboard Shortcuts", window.show_shortcuts, "F1", "keyboard"
@@ -140,28 +168,55 @@ class WindowMenus:
             "&Always Highlight Words…", commands.edit_highlight_words
         )
 
+    def _build_sort_actions(self) -> None:
+        """View > Sort By: relevance or any column, and the direction."""
+        group = QActionGroup(self.window)
+        names = {RELEVANCE: "Relevance"} | {
+            key: COLUMN_TITLES[column] for column, key in COLUMN_SORT_KEYS.items()
+        }
+        for key, name in names.items():
+            action = QAction(name, self.window)
+            action.setCheckable(True)
+            action.triggered.connect(lambda _checked=False, k=key: self.window.sort.by(k))
+            group.addAction(action)
+            self.sort_actions[key] = action
+        self.descending_action = QAction("&Descending", self.window)
+        self.descending_action.setCheckable(True)
+        self.descending_action.triggered.connect(self.window.sort.set_descending)
+
     def _build_menus(self, bar: QMenuBar) -> None:
         file_menu = bar.addMenu("&File")
+        file_menu.addAction(self.open_library_action)
+        self.recent_menu = file_menu.addMenu("Open &Recent Library")
+        file_menu.addSeparator()
         file_menu.addActions([self.import_action, self.export_action, self.demo_action])
         file_menu.addSeparator()
-        file_menu.addAction(self.quit_action)
+        file_menu.addActions([self.preferences_action, self.quit_action])
         edit_menu = bar.addMenu("&Edit")
         edit_menu.addActions([self.undo_action, self.redo_action])
         edit_menu.addSeparator()
         edit_menu.addActions([self.find_action, self.select_all_action])
         edit_menu.addSeparator()
+        edit_menu.addActions(
+            [self.copy_bibtex_action, self.copy_key_action, self.copy_title_action]
+        )
+        edit_menu.addSeparator()
         edit_menu.addActions([self.remove_from_shortlist_action, self.delete_action])
         view_menu = bar.addMenu("&View")
-        view_menu.addAction(self.relevance_action)
+        sort_menu = view_menu.addMenu("&Sort By")
+        sort_menu.addActions(list(self.sort_actions.values()))
+        sort_menu.addSeparator()
+        sort_menu.addAction(self.descending_action)
         view_menu.addSeparator()
         view_menu.addActions(
             [self.focus_sidebar_action, self.focus_table_action, self.focus_detail_action]
         )
         paper_menu = bar.addMenu("&Paper")
-        rating_menu = paper_menu.addMenu("&Rating")
-        rating_menu.addActions(self.rating_actions)
-        status_menu = paper_menu.addMenu("S&tatus")
-        status_menu.addActions(self.status_actions)
+        paper_menu.addAction(self.open_action)
+        self.rating_menu = paper_menu.addMenu("&Rating")
+        self.rating_menu.addActions(self.rating_actions)
+        self.status_menu = paper_menu.addMenu("S&tatus")
+        self.status_menu.addActions(self.status_actions)
         self.tag_menu = paper_menu.addMenu("Toggle &Coloured Tag")
         paper_menu.addActions([self.add_tag_action, self.edit_title_action, self.edit_note_action])
         paper_menu.addSeparator()
@@ -177,6 +232,34 @@ class WindowMenus:
         help_menu = bar.addMenu("&Help")
         help_menu.addActions([self.shortcuts_action, self.syntax_action])
         self.show_coloured_tags({})
+        self.show_recent_libraries([])
+
+    def paper_menu(self, shortlists: list[str]) -> QMenu:
+        """The right-click menu on papers: the menu bar's actions on the selection."""
+        menu = QMenu(self.window)
+        menu.addAction(self.open_action)
+        menu.addSeparator()
+        menu.addMenu(self.status_menu)
+        menu.addMenu(self.rating_menu)
+        tags = menu.addMenu(icon("tag"), "Tags")
+        tags.addAction(self.add_tag_action)
+        if self.tag_toggle_actions:
+            tags.addSeparator()
+            tags.addActions(self.tag_toggle_actions)
+        lists = menu.addMenu(icon("shortlist"), "Add to Shortlist")
+        for name in shortlists:
+            lists.addAction(name, partial(self.window.commands.add_selection_to_shortlist, name))
+        if shortlists:
+            lists.addSeparator()
+        lists.addAction("New Shortlist…", self.window.commands.ask_new_shortlist_from_selection)
+        if self.remove_from_shortlist_action.isEnabled():
+            menu.addAction(self.remove_from_shortlist_action)
+        menu.addSeparator()
+        menu.addActions([self.copy_bibtex_action, self.copy_key_action, self.copy_title_action])
+        menu.addAction(self.export_selection_action)
+        menu.addSeparator()
+        menu.addAction(self.delete_action)
+        return menu
 
     def show_scope(self, scope: Scope) -> None:
         # In a shortlist, Delete takes papers off the list (a playlist habit), not the library.
@@ -192,8 +275,22 @@ class WindowMenus:
         ):
             action.setEnabled(in_shortlist)
 
+    def show_sort(self, key: str, descending: bool) -> None:
+        if key in self.sort_actions:
+            self.sort_actions[key].setChecked(True)
+        self.descending_action.setChecked(descending)
+        self.descending_action.setEnabled(key != RELEVANCE)
+
+    def show_recent_libraries(self, folders: list[Path]) -> None:
+        self.recent_menu.clear()
+        for folder in folders:
+            self.recent_menu.addAction(
+                str(folder), partial(self.window.switch_library, Path(folder))
+            )
+        self.recent_menu.setEnabled(bool(folders))
+
     def show_coloured_tags(self, keys: dict[str, int]) -> None:
-        """One toggle action per coloured tag, on its digit key."""
+        """One toggle action per coloured tag, on Alt and its digit."""
         commands = self.window.commands
         for action in self.tag_toggle_actions:
             self.window.removeAction(action)
@@ -202,12 +299,12 @@ class WindowMenus:
         self.tag_toggle_actions = []
         for name, number in sorted(keys.items(), key=lambda item: item[1]):
             action = self._action(
-                f"Toggle tag {name}", partial(commands.toggle_tag, name), str(number)
+                f"Toggle tag {name}", partial(commands.toggle_tag, name), f"Alt+{number}"
             )
             self.tag_toggle_actions.append(action)
             self.tag_menu.addAction(action)
         if not self.tag_toggle_actions:
-            placeholder = self.tag_menu.addAction("Give tags a colour to toggle them with 1–9")
+            placeholder = self.tag_menu.addAction("Give tags a colour to toggle them with Alt+1–9")
             placeholder.setEnabled(False)
 
     def show_undo_labels(self, labels: UndoLabels) -> None:

@@ -1,17 +1,66 @@
-"""A Markdown note editor that saves itself.
+"""A Markdown note editor that saves itself, and its preview.
 
 Text is saved ~600 ms after the user stops typing, and at once when the editor loses
 focus, when another paper is shown and when the window closes (`flush`). So at most the
 last fraction of a second of typing is at risk in a crash, and nothing on a normal close.
+
+The preview renders math as abstracts do (`$O(n^2)$` -> O(n²)). It loads nothing a
+note names (no images, no files) and follows a link only when clicked, and only an
+http(s) one, in the browser.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QTimer, Signal
+import re
+
+from PySide6.QtCore import QEvent, QObject, QTimer, QUrl, Signal
 from PySide6.QtGui import QFontDatabase, QTextDocument
 from PySide6.QtWidgets import QPlainTextEdit, QTabWidget, QTextBrowser, QWidget
 
+from paperdesk.gui.links import open_link
+from paperdesk.text import to_plain
+
 SAVE_DELAY_MS = 600
+# Code is left as written; math is `$...$` or `$$...$$` as Pandoc reads it: no blank
+# just inside the dollars and no digit right after, so "$5 and $10" stays money.
+_CODE_OR_MATH = re.compile(
+    r"(?P<code>```.*?```|`[^`\n]*`)"
+    r"|(?P<math>\$\$[^$]+?\$\$|\$(?!\s)[^$\n]+?(?<!\s)\$(?!\d))",
+    re.DOTALL,
+)
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
+
+
+def markdown_with_math(text: str) -> str:
+    """The note's Markdown with each math span replaced by the text a reader sees."""
+
+    def render(match: re.Match[str]) -> str:
+        if match.group("code"):
+            return match.group("code")
+        return _MARKDOWN_SPECIAL.sub(r"\\\1", to_plain(match.group("math")))
+
+    return _CODE_OR_MATH.sub(render, text)
+
+
+class NotePreview(QTextBrowser):
+    """Rendered Markdown that fetches nothing and opens only clicked http(s) links."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.anchorClicked.connect(lambda url: open_link(url.toString()))
+
+    def loadResource(self, kind: int, name: QUrl) -> object:
+        # An image or style sheet named in a note is never read: not from disk, not
+        # from the network (a note may come from someone else's export).
+        return None
+
+    def show_markdown(self, text: str) -> None:
+        # MarkdownNoHTML: raw HTML in a note is shown as text, never interpreted.
+        self.document().setMarkdown(
+            markdown_with_math(text), QTextDocument.MarkdownFeature.MarkdownNoHTML
+        )
 
 
 class NoteEditor(QTabWidget):
@@ -28,8 +77,7 @@ class NoteEditor(QTabWidget):
         self.editor.setAccessibleName("Note")
         self.editor.setTabChangesFocus(True)
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.preview = QTextBrowser()
-        self.preview.setOpenExternalLinks(True)
+        self.preview = NotePreview()
         self.preview.setAccessibleName("Note preview")
         self.addTab(self.editor, "Note")
         self.addTab(self.preview, "Preview")
@@ -99,10 +147,7 @@ class NoteEditor(QTabWidget):
             self._render_preview()
 
     def _render_preview(self) -> None:
-        # MarkdownNoHTML: raw HTML in a note is shown as text, never interpreted.
-        self.preview.document().setMarkdown(
-            self.text(), QTextDocument.MarkdownFeature.MarkdownNoHTML
-        )
+        self.preview.show_markdown(self.text())
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.editor and event.type() == QEvent.Type.FocusOut:

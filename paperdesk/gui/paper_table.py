@@ -1,15 +1,30 @@
-"""The table view over `PaperTableModel`: multi-select, drag papers out, reorder shortlists."""
+"""The table view over `PaperTableModel`: multi-select, drag papers out, reorder shortlists.
+
+A click on a column's heading sorts by it (again: the other way), with the arrow Qt
+styles draw; right-click on the headings shows, hides and moves columns (Zotero's
+column picker). Enter or a double-click opens a paper (`open_requested`).
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, QPoint, QRect, Qt
-from PySide6.QtGui import QPainter, QPalette
+from PySide6.QtCore import (
+    QItemSelection,
+    QItemSelectionModel,
+    QModelIndex,
+    QPoint,
+    QRect,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QIcon, QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QMenu,
     QStyle,
+    QStyledItemDelegate,
     QStyleOptionHeader,
+    QStyleOptionViewItem,
     QTableView,
     QWidget,
 )
@@ -17,13 +32,14 @@ from PySide6.QtWidgets import (
 from paperdesk.gui.paper_table_model import COLUMN_TITLES, Column, PaperTableModel
 
 # The title takes whatever width is left; these are the other columns' first widths.
+# The status is an icon (its name in the tooltip), so its column is narrow.
 DEFAULT_WIDTHS = {
-    Column.RATING: 64,
-    Column.STATUS: 90,
-    Column.AUTHOR: 130,
-    Column.VENUE: 64,
+    Column.RATING: 62,
+    Column.STATUS: 30,
+    Column.AUTHOR: 120,
+    Column.VENUE: 58,
     Column.YEAR: 46,
-    Column.TAGS: 110,
+    Column.TAGS: 90,
     Column.ADDED: 84,
 }
 HIDDEN_AT_FIRST = (Column.ADDED,)
@@ -59,9 +75,16 @@ class PaperHeader(QHeaderView):
         self.initStyleOption(option)
         option.rect = rect
         option.section = logical_index
-        option.text = str(self.model().headerData(logical_index, self.orientation()) or "")
+        model = self.model()
+        option.text = str(model.headerData(logical_index, self.orientation()) or "")
         option.textAlignment = self.defaultAlignment()
-        option.iconAlignment = Qt.AlignmentFlag.AlignVCenter
+        option.iconAlignment = Qt.AlignmentFlag.AlignCenter
+        section_icon = model.headerData(
+            logical_index, self.orientation(), Qt.ItemDataRole.DecorationRole
+        )
+        if isinstance(section_icon, QIcon) and self._too_narrow(option.text, rect):
+            # A narrow column (the status icons) shows its icon, not a clipped word.
+            option.icon, option.text = section_icon, ""
         if self.isSortIndicatorShown() and self.sortIndicatorSection() == logical_index:
             # Qt draws "ascending" as a down arrow by default style convention.
             option.sortIndicator = (
@@ -71,6 +94,9 @@ class PaperHeader(QHeaderView):
             )
         option.position = self._position(logical_index)
         self.style().drawControl(QStyle.ControlElement.CE_Header, option, painter, self)
+
+    def _too_narrow(self, text: str, rect: QRect) -> bool:
+        return self.fontMetrics().horizontalAdvance(text) + 24 > rect.width()
 
     def _position(self, logical_index: int) -> QStyleOptionHeader.SectionPosition:
         visible = [v for v in range(self.count()) if not self.isSectionHidden(self.logicalIndex(v))]
@@ -85,7 +111,25 @@ class PaperHeader(QHeaderView):
         return positions.Middle
 
 
+class IconOnlyDelegate(QStyledItemDelegate):
+    """Paints a cell's icon, centred, without its text: the status column, whose text
+    stays in the model for tooltips, copying and screen readers."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        super().initStyleOption(option, index)
+        option.text = ""
+        option.features &= ~QStyleOptionViewItem.ViewItemFeature.HasDisplay
+        option.decorationAlignment = Qt.AlignmentFlag.AlignCenter
+        option.decorationPosition = QStyleOptionViewItem.Position.Top
+
+
 class PaperTable(QTableView):
+    """`open_requested` fires on Enter or a double-click on a paper; `columns_changed`
+    when the user shows, hides, moves or resizes a column (the window remembers them)."""
+
+    open_requested = Signal()
+    columns_changed = Signal()
+
     def __init__(self, model: PaperTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("paperTable")
@@ -101,44 +145,125 @@ class PaperTable(QTableView):
         self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setTabKeyNavigation(False)
         self.setHorizontalHeader(PaperHeader(self))
+        self.setItemDelegateForColumn(Column.STATUS, IconOnlyDelegate(self))
         vertical = self.verticalHeader()
         vertical.hide()
         # Fixed row heights: the view never measures rows, so 100,000 of them cost nothing.
         vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         vertical.setDefaultSectionSize(self.fontMetrics().height() + 8)
         header = self.horizontalHeader()
+        # A header set by hand is not clickable unless told: QTableView only makes its
+        # own default header clickable, and an unclickable header never sorts.
+        header.setSectionsClickable(True)
         header.setSectionsMovable(True)
         header.setHighlightSections(False)
         header.setSortIndicatorShown(True)
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-        for column, width in DEFAULT_WIDTHS.items():
-            header.resizeSection(column, width)
-        header.setSectionResizeMode(Column.TITLE, QHeaderView.ResizeMode.Stretch)
-        for column in HIDDEN_AT_FIRST:
-            header.hideSection(column)
+        header.setMinimumSectionSize(24)
+        self.reset_columns()
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         header.customContextMenuRequested.connect(self._show_column_menu)
+        header.sectionMoved.connect(lambda *_args: self.columns_changed.emit())
+        header.sectionResized.connect(self._on_section_resized)
         self.setSortingEnabled(True)
         self.setDragEnabled(True)
         self.setDefaultDropAction(Qt.DropAction.MoveAction)
         self.set_reorderable(False)
+        self.doubleClicked.connect(lambda _index: self.open_requested.emit())
         self.placeholder = ""
 
-    def column_menu(self) -> QMenu:
-        """Tick the columns to show (right-click on the header)."""
+    def reset_columns(self) -> None:
+        """The columns as they first come: every column in its place and width."""
+        header = self.horizontalHeader()
+        header.blockSignals(True)
+        try:
+            for column in Column:
+                header.moveSection(header.visualIndex(column), column)
+                header.setSectionHidden(column, column in HIDDEN_AT_FIRST)
+            for column, width in DEFAULT_WIDTHS.items():
+                header.resizeSection(column, width)
+            header.setSectionResizeMode(Column.TITLE, QHeaderView.ResizeMode.Stretch)
+        finally:
+            header.blockSignals(False)
+        header.viewport().update()
+        self.columns_changed.emit()
+
+    def column_menu(self, column: int | None = None) -> QMenu:
+        """Tick the columns to show; move the clicked `column` left or right."""
         menu = QMenu(self)
         header = self.horizontalHeader()
-        for column in Column:
-            if column == Column.TITLE:
+        for each in sorted(Column, key=header.visualIndex):
+            if each == Column.TITLE:
                 continue
-            action = menu.addAction(COLUMN_TITLES[column])
+            action = menu.addAction(COLUMN_TITLES[each])
             action.setCheckable(True)
-            action.setChecked(not header.isSectionHidden(column))
-            action.toggled.connect(lambda shown, c=column: header.setSectionHidden(c, not shown))
+            action.setChecked(not header.isSectionHidden(each))
+            action.toggled.connect(lambda shown, c=each: self.show_column(c, shown))
+        menu.addSeparator()
+        if column is not None and 0 <= column < len(Column):
+            title = COLUMN_TITLES[Column(column)]
+            left = menu.addAction(f"Move “{title}” Left", lambda: self.move_column(column, -1))
+            right = menu.addAction(f"Move “{title}” Right", lambda: self.move_column(column, 1))
+            left.setEnabled(self._neighbour(column, -1) is not None)
+            right.setEnabled(self._neighbour(column, 1) is not None)
+        menu.addAction("Reset Columns", self.reset_columns)
         return menu
 
+    def show_column(self, column: int, shown: bool) -> None:
+        self.horizontalHeader().setSectionHidden(column, not shown)
+        self.columns_changed.emit()
+
+    def move_column(self, column: int, step: int) -> None:
+        """Swap a column with its visible neighbour to the left (-1) or right (+1)."""
+        neighbour = self._neighbour(column, step)
+        if neighbour is not None:
+            self.horizontalHeader().moveSection(
+                self.horizontalHeader().visualIndex(column), neighbour
+            )
+
+    def _neighbour(self, column: int, step: int) -> int | None:
+        """The visual position of the next shown column in that direction, if any."""
+        header = self.horizontalHeader()
+        position = header.visualIndex(column) + step
+        while 0 <= position < header.count():
+            if not header.isSectionHidden(header.logicalIndex(position)):
+                return position
+            position += step
+        return None
+
+    def visible_columns(self) -> list[Column]:
+        """The shown columns, left to right."""
+        header = self.horizontalHeader()
+        shown = [c for c in Column if not header.isSectionHidden(c)]
+        return sorted(shown, key=header.visualIndex)
+
+    def _on_section_resized(self, column: int, _old: int, _new: int) -> None:
+        # The stretched title follows the window; only a user's drag is worth keeping.
+        if column != Column.TITLE:
+            self.columns_changed.emit()
+
     def _show_column_menu(self, position: QPoint) -> None:
-        self.column_menu().exec(self.horizontalHeader().mapToGlobal(position))
+        header = self.horizontalHeader()
+        self.column_menu(header.logicalIndexAt(position)).exec(header.mapToGlobal(position))
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentIndex().isValid():
+            self.open_requested.emit()
+            return
+        super().keyPressEvent(event)
+
+    def moveCursor(
+        self, cursor_action: QAbstractItemView.CursorAction, modifiers: Qt.KeyboardModifier
+    ) -> QModelIndex:
+        # Rows are papers: Home and End go to the first and last paper, as in a file
+        # manager, not to the first and last column of the current row.
+        action = QAbstractItemView.CursorAction
+        rows = self.model().rowCount()
+        if cursor_action in (action.MoveHome, action.MoveEnd) and rows:
+            column = max(self.currentIndex().column(), 0)
+            row = 0 if cursor_action == action.MoveHome else rows - 1
+            return self.model().index(row, column)
+        return super().moveCursor(cursor_action, modifiers)
 
     def paper_model(self) -> PaperTableModel:
         model = self.model()

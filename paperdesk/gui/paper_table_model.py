@@ -221,8 +221,12 @@ class PaperTableModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(Column):
             return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return COLUMN_TITLES[Column(section)]
+        column = Column(section)
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return COLUMN_TITLES[column]
+        if role == _DECORATION and column == Column.STATUS:
+            # The status column is as narrow as its icons; its heading is one too.
+            return icon("status-read")
         return None
 
     def data(self, index: AnyIndex, role: int = _DISPLAY) -> Any:
@@ -290,6 +294,8 @@ class PaperTableModel(QAbstractTableModel):
             return ", ".join(sorted(paper.tags, key=str.casefold))
         if column == Column.ADDED:
             return paper.added.strftime("%Y-%m-%d %H:%M")
+        if column == Column.STATUS:
+            return f"Status: {paper.status.value}"
         return None
 
     def _status_icon(self, status: str) -> QIcon:

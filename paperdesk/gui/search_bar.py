@@ -5,7 +5,8 @@ from __future__ import annotations
 import html
 import re
 
-from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -57,11 +58,14 @@ class SearchBar(QWidget):
     """Emits `query_changed` once typing pauses (or at once on Enter).
 
     The window runs the search off the GUI thread and reports back with `show_result`
-    or `show_error`; the bar never searches by itself.
+    or `show_error`; the bar never searches by itself. Enter or Down asks to move into
+    the results (`results_wanted`), the first one selected: `waiting` says whether a
+    search for the text typed is still to come.
     """
 
     query_changed = Signal(str)
     save_requested = Signal(str)
+    results_wanted = Signal(bool)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -111,7 +115,8 @@ class SearchBar(QWidget):
         self._timer.timeout.connect(self._emit_query)
         self.field.textEdited.connect(self._on_edited)
         self.field.textChanged.connect(self._on_text_changed)
-        self.field.returnPressed.connect(self._emit_query)
+        self.field.returnPressed.connect(self._on_return)
+        self.field.installEventFilter(self)
 
     def text(self) -> str:
         return self.field.text().strip()
@@ -138,11 +143,40 @@ class SearchBar(QWidget):
         self._timer.stop()
         self.query_changed.emit(self.text())
 
-    def show_result(self, shown: int, total: int, suggestion: str | None = None) -> None:
+    def _on_return(self) -> None:
+        self._emit_query()
+        self.results_wanted.emit(True)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            watched is self.field
+            and isinstance(event, QKeyEvent)
+            and event.type() == QEvent.Type.KeyPress
+            and event.key() == Qt.Key.Key_Down
+        ):
+            waiting = self._timer.isActive()
+            if waiting:
+                self._emit_query()
+            self.results_wanted.emit(waiting)
+            return True
+        return super().eventFilter(watched, event)
+
+    def show_result(
+        self, shown: int, total: int, suggestion: str | None = None, index_behind: int = 0
+    ) -> None:
+        """`index_behind`: papers a bulk change left to re-index (the search may miss them)."""
         noun = "paper" if total == 1 else "papers"
         self.count_label.setText(f"{shown:,} of {total:,} {noun}")
         self.field.setProperty("invalid", False)
-        if shown == 0 and suggestion:
+        self.message.setProperty("suggestion", None)
+        if index_behind and self.text():
+            self.message.setText(
+                f"The search index is catching up with {index_behind:,} changed papers: "
+                "this search may miss some of them for a moment."
+            )
+            self.message.setProperty("kind", "hint")
+            self.message.show()
+        elif shown == 0 and suggestion:
             self.message.setText(
                 f"No papers match. Did you mean <a href='suggest'>{html.escape(suggestion)}</a>?"
             )

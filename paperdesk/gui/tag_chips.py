@@ -82,6 +82,8 @@ class TagChips(QWidget):
 
     tag_added = Signal(str)
     tag_removed = Signal(str)
+    # Enter in the tag field: the typed tags were added and typing there is done.
+    committed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -146,3 +148,4 @@ class TagChips(QWidget):
                 present.add(name.casefold())
                 self.tag_added.emit(name)
         self.input.clear()
+        self.committed.emit()

@@ -8,6 +8,7 @@ listed, the whole library) comes from the window's `Panes`.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -58,9 +59,6 @@ class _ImportRun:
 
 
 class Transfers(QObject):
-    """`import_started` carries whether the library was empty until then."""
-
-    import_started = Signal(bool)
     import_finished = Signal(object)
     export_finished = Signal(object)
 
@@ -96,7 +94,6 @@ class Transfers(QObject):
         self.panes.detail.notes.flush()
         noun = "file" if len(paths) == 1 else "files"
         self.panes.progress.start(f"Importing {len(paths)} {noun}…", cancellable=True)
-        self.import_started.emit(reading.count(desk) == 0)
         self._import = _ImportRun(paths, report)
         self._plan_next(self._import)
 
@@ -210,11 +207,21 @@ class Transfers(QObject):
         self.panes.progress.hide()
 
     # --- exporting -------------------------------------------------------------------
-    def open_export_dialog(self, shortlist: str | None = None) -> None:
+    def export_selection(self) -> None:
+        """The papers' right-click menu: the export dialog about the selection."""
+        if self.panes.selection_or_warn():
+            self.open_export_dialog(selection_first=True)
+
+    def open_export_dialog(
+        self, shortlist: str | None = None, selection_first: bool = False
+    ) -> None:
         desk = self.operations.desk
         if desk is None:
             return
-        dialog = ExportDialog(self._export_choices(desk, shortlist), self.panes.window)
+        choices = self._export_choices(desk, shortlist)
+        if selection_first:
+            choices.sort(key=lambda choice: choice[1].kind != Kind.IDS)
+        dialog = ExportDialog(choices, self.panes.window)
         self.export_dialog = dialog
         dialog.preview_wanted.connect(self._preview_export)
         dialog.accepted.connect(
@@ -262,7 +269,7 @@ class Transfers(QObject):
 
     def ask_export_path(self, scope: Scope, format: str, options: exporting.Options) -> None:
         stem = scope.shortlist or ("library" if scope.is_whole_library else "papers")
-        suggested = f"{stem}{exporting.EXTENSIONS[format]}"
+        suggested = f"{file_stem(stem)}{exporting.EXTENSIONS[format]}"
         if path := self.panes.ask.save_path("Export papers", suggested, FORMAT_LABELS[format]):
             self.start_export(scope, path, format, options)
 
@@ -280,8 +287,9 @@ class Transfers(QObject):
         self.panes.progress.start(f"Exporting {scope.describe()}…", cancellable=True)
         self._long_job = self.operations.run_long(
             "Exporting",
+            # The file dialog asked the usual question before replacing a file.
             lambda desk, job: exporting.export(
-                desk, scope, Path(path), format, chosen, cancelled=job.is_cancelled
+                desk, scope, Path(path), format, chosen, job.is_cancelled, overwrite=True
             ),
             on_done=self._on_export_done,
             on_error=self._on_export_failed,
@@ -309,3 +317,12 @@ def dropped_files(mime: QMimeData) -> list[Path]:
         return []
     paths = [Path(url.toLocalFile()) for url in mime.urls() if url.isLocalFile()]
     return [path for path in paths if path.is_file()]
+
+
+def file_stem(name: str) -> str:
+    """A file name made of a shortlist's name: `Reading group (ICML)` -> `reading-group-icml`.
+
+    No spaces or punctuation: the name is typed in terminals and LaTeX \\bibliography{}.
+    """
+    words = re.findall(r"\w+", name.casefold())
+    return "-".join(words) or "papers"

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from paperdesk.gui.main_window import MainWindow
 
 
+MIN_VIEW_WIDTH, MIN_VIEW_HEIGHT = 480, 360
+
+
 class _Trained(QObject):
     """Carries "a model finished training" from the ranking's thread to the GUI thread."""
 
@@ -36,6 +39,8 @@ class TriageMode:
         self.session = TriageSession(window.operations, window)
         self.view = TriageView(self.session)
         self.view.tag_names = window.commands.tag_names
+        # A stack is as wide as its widest page: the hidden view must not widen the window.
+        self.view.setMinimumSize(MIN_VIEW_WIDTH, MIN_VIEW_HEIGHT)
         self.stack.addWidget(self.view)
         self._disabled: list[QAction] = []
         self._trained = _Trained()
@@ -85,7 +90,7 @@ class TriageMode:
         self._disabled = []
         self.stack.setCurrentIndex(0)
         window = self.window
-        window.refresh_undo_actions()
+        window.refresh_panes()
         if paper is not None:
             window.pending_select = paper.id
         window.run_search()

@@ -317,8 +317,10 @@ class TriageSession(QObject):
         if not candidates:
             return None
         promise = self._promise()
-        if self.plan.order == Order.PROMISE and promise is not None and promise.ready():
-            return promise.best(candidates)
+        if self.plan.order == Order.PROMISE and promise is not None:
+            best = promise.best(candidates)
+            if best is not None:
+                return best
         return next(i for i in state.order if i in candidates)
 
     def _show(self, paper_id: int) -> None:

@@ -136,9 +136,16 @@ class FullTextIndex:
         log.info("indexed %d papers", done)
 
     def update(
-        self, documents: Sequence[IndexDocument], deleted_ids: Iterable[int], generation: int
+        self,
+        documents: Sequence[IndexDocument],
+        deleted_ids: Iterable[int],
+        generation: int | None,
     ) -> None:
-        """Replace the documents of changed papers and drop deleted ones, in one commit."""
+        """Replace the documents of changed papers and drop deleted ones, in one commit.
+
+        `generation` None: other papers still wait to be re-indexed, so the index does
+        not yet reflect any generation and its stamp stays as it was.
+        """
         index = self._open()
         writer = index.writer()
         try:
@@ -150,12 +157,13 @@ class FullTextIndex:
         except BaseException:
             writer.cancel()
             raise
-        self._write_stamp(generation)
+        if generation is not None:
+            self._write_stamp(generation)
 
     def add(
         self,
         documents: Iterable[IndexDocument],
-        generation: int,
+        generation: int | None,
         progress: Callable[[int], None] | None = None,
     ) -> None:
         """Add new papers in one commit (cheaper than update: no old version to delete).
@@ -174,7 +182,8 @@ class FullTextIndex:
         except BaseException:
             writer.cancel()
             raise
-        self._write_stamp(generation)
+        if generation is not None:  # None: see update()
+            self._write_stamp(generation)
 
     # ------------------------------------------------------------------ reading
 

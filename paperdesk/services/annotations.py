@@ -7,10 +7,11 @@ which is what the detail pane and the triage view show and select.
 from __future__ import annotations
 
 from paperdesk.core.changes import Changes
-from paperdesk.services._sync import synced
+from paperdesk.services._sync import mutation, synced
 from paperdesk.services.desk import Desk
 
 
+@mutation
 def highlight(
     desk: Desk, paper_id: int, start: int, stop: int, quote: str, colour: str, comment: str = ""
 ) -> Changes:
@@ -18,9 +19,11 @@ def highlight(
     return synced(desk, desk.library.annotations.add(paper_id, start, stop, quote, colour, comment))
 
 
+@mutation
 def edit(desk: Desk, annotation_id: int, colour: str, comment: str) -> Changes:
     return synced(desk, desk.library.annotations.edit(annotation_id, colour, comment))
 
 
+@mutation
 def remove(desk: Desk, annotation_id: int) -> Changes:
     return synced(desk, desk.library.annotations.remove(annotation_id))

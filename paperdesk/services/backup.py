@@ -12,11 +12,13 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
+from paperdesk.config import UNFINISHED_DIR
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import LibraryError
 from paperdesk.formats.atomic import atomic_open
 from paperdesk.formats.backup import read_backup_file, write_backup_document
 from paperdesk.services import indexing
+from paperdesk.services._sync import index_may_lag, mutation
 from paperdesk.services.desk import Desk
 from paperdesk.store.snapshot import LibraryNotEmptyError
 from paperdesk.store.tables import now
@@ -31,12 +33,13 @@ def write_backup(desk: Desk, path: Path) -> int:
     any, is then left as it was.
     """
     state = desk.library.backups.read_state()
-    with atomic_open(path) as stream:
+    with atomic_open(path, unfinished=desk.folder / UNFINISHED_DIR) as stream:
         write_backup_document(stream, state, now())
     log.info("backed up %d papers to %s", len(state["papers"]), path)
     return len(state["papers"])
 
 
+@mutation
 def restore_backup(
     desk: Desk, path: Path, progress: Callable[[int, int], None] | None = None
 ) -> Changes:
@@ -56,7 +59,8 @@ def restore_backup(
             "replaces a whole library, so it needs an empty one: "
             f"paperdesk --library NEW_FOLDER restore {path}"
         ) from None
-    indexing.rebuild(desk.library, desk.index, progress)
+    with index_may_lag():
+        indexing.rebuild(desk.library, desk.index, progress)
     paper_ids = [paper["id"] for paper in document.state["papers"]]
     log.info("restored %d papers from %s", len(paper_ids), path)
     return Changes(

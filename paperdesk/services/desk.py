@@ -3,32 +3,72 @@
 from __future__ import annotations
 
 import logging
+import shutil
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paperdesk.config import BACKUP_DIR, DB_FILE, INDEX_DIR
-from paperdesk.core.errors import LibraryError
+from paperdesk.config import BACKUP_DIR, DB_FILE, INDEX_DIR, UNFINISHED_DIR
+from paperdesk.core.errors import LibraryError, ReadOnlyLibraryError
+from paperdesk.formats.atomic import remove_unfinished
 from paperdesk.search.index import FullTextIndex
-from paperdesk.services import indexing
+from paperdesk.services import indexing, rolling_backups
+from paperdesk.services.write_lock import Notice, WriteLock, lock_for
+from paperdesk.store.db import can_write
+from paperdesk.store.faults import damaged_error, mark_damaged, sanity_problem_settled
 from paperdesk.store.library import Library
+from paperdesk.store.sqlite_copies import backups_in
 
 if TYPE_CHECKING:  # the ranking loads scikit-learn: only when a library first needs it
     from paperdesk.services.promise import Promise
 
 log = logging.getLogger(__name__)
 
+#: How long the check before a program's first write may take (about 15 MB of database).
+QUICK_CHECK_BUDGET_S = 0.3
+
 
 class Desk:
-    """The library folder: `library.sqlite3`, `index/`, `backups/`."""
+    """The library folder: `library.sqlite3`, `index/`, `backups/`.
 
-    def __init__(self, folder: Path, library: Library, index: FullTextIndex) -> None:
+    Every change goes through `writing()`, which holds the library's write lock across
+    programs (services/write_lock.py). A library whose folder or database cannot be
+    written opens `read_only`: reads and searches work, changes are refused.
+    """
+
+    def __init__(
+        self,
+        folder: Path,
+        library: Library,
+        index: FullTextIndex,
+        read_only: bool = False,
+        on_wait: Notice | None = None,
+    ) -> None:
         self.folder = folder
         self.library = library
         self.index = index
         self._promise: Promise | None = None
         self._promise_lock = threading.Lock()
+        self.read_only = read_only
+        #: Told (from the writing thread) when a change waits for another program's.
+        self.on_wait = on_wait
+        self.lock: WriteLock = lock_for(folder)
+        self._checked = False
+        self._index_failed = False
+        # Papers whose search documents are behind the database (a bulk edit defers
+        # their re-indexing: services/indexing.catch_up). Kept in memory: if the
+        # process ends first, the index's stamp is stale and the next open rebuilds it.
+        self.index_behind: set[int] = set()
+
+    @property
+    def db_path(self) -> Path:
+        return self.folder / DB_FILE
+
+    @property
+    def backup_dir(self) -> Path:
+        return self.folder / BACKUP_DIR
 
     @classmethod
     def open(
@@ -36,30 +76,67 @@ class Desk:
         folder: Path,
         progress: Callable[[int, int], None] | None = None,
         ensure_index: bool = True,
+        on_wait: Notice | None = None,
     ) -> Desk:
-        """Open (creating if needed) a library; rebuild its index if it is not current."""
+        """Open (creating if needed) a library; bring its index up to date.
+
+        DamagedLibraryError when the database is missing from a folder that held a
+        library, or is damaged: never an empty library in its place.
+        """
         folder = Path(folder)
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise LibraryError(
-                f"cannot create the library folder {folder}: {error.strerror}"
-            ) from error
-        if not folder.is_dir():
-            raise LibraryError(f"{folder} is not a folder")
+        _make_folder(folder)
         db_path = folder / DB_FILE
-        library = Library.open(f"sqlite:///{db_path}", db_path, folder / BACKUP_DIR)
-        desk = cls(folder, library, FullTextIndex(folder / INDEX_DIR))
+        check_database_file(folder)
+        read_only = not can_write(db_path)
+        lock = lock_for(folder)
+        library = Library.open(
+            f"sqlite:///{db_path}",
+            db_path,
+            folder / BACKUP_DIR,
+            read_only=read_only,
+            upgrade_guard=None if read_only else lambda: lock.hold(on_wait),
+        )
+        desk = cls(folder, library, FullTextIndex(folder / INDEX_DIR), read_only, on_wait)
+        if not read_only:
+            remove_unfinished(folder / UNFINISHED_DIR)  # what a killed export left behind
+            rolling_backups.daily(desk)
         if ensure_index:
             desk.ensure_index(progress)
         return desk
 
+    @contextmanager
+    def writing(self, progress: Callable[[int, int], None] | None = None) -> Iterator[None]:
+        """Hold the library's write lock for one action (re-entrant within a thread).
+
+        The outermost hold first checks the database once per Desk (a damaged file takes
+        no writes) and brings the index up to date if another program's action left it
+        behind (it died, or its disk filled, between its commit and its index update).
+        """
+        if self.read_only:
+            raise ReadOnlyLibraryError(
+                f"the library at {self.folder} is read-only: nothing was changed"
+            )
+        with self.lock.hold(self.on_wait):
+            if self.lock.depth == 1:
+                self._check_once()
+                self._catch_up_index(progress)
+            yield
+
     def ensure_index(self, progress: Callable[[int, int], None] | None = None) -> str | None:
-        """Rebuild the index when missing, stale or damaged; returns why it was rebuilt."""
+        """Rebuild the index when missing, stale or damaged; returns why it was stale.
+
+        Checked first without the lock (the common case: current); a stale index is
+        rebuilt under it, and only if it is still stale once the lock is held (another
+        program may just have been finishing its update).
+        """
         reason = self.index.why_stale(self.library.generation())
-        if reason is not None:
-            log.info("rebuilding the search index: %s", reason)
-            indexing.rebuild(self.library, self.index, progress)
+        if reason is None:
+            return None
+        if self.read_only:
+            log.warning("the search index is out of date (%s); searches may miss papers", reason)
+            return reason
+        with self.writing(progress):
+            pass
         return reason
 
     @property
@@ -75,7 +152,48 @@ class Desk:
     def promise_if_started(self) -> Promise | None:
         return self._promise
 
-    def close(self) -> None:
+    def _catch_up_index(self, progress: Callable[[int, int], None] | None) -> None:
+        if self._index_failed:
+            return  # tried once by this Desk already; the next program tries again
+        if self.index_behind:
+            # Stale because this Desk deferred a bulk change's re-indexing: catch_up
+            # finishes it in chunks; a rebuild here would redo all of it at once.
+            return
+        reason = self.index.why_stale(self.library.generation())
+        if reason is None:
+            return
+        log.info("rebuilding the search index: %s", reason)
+        try:
+            indexing.rebuild(self.library, self.index, progress)
+        except OSError as error:
+            # The database is the truth and can still take the change. The half-built
+            # index goes (it is derived data): on a full disk its files would leave no
+            # room for the change itself. The next program rebuilds it, once it can.
+            self._index_failed = True
+            self.index.close()
+            shutil.rmtree(self.index.folder, ignore_errors=True)
+            log.warning("the search index could not be rebuilt (%s)", error.strerror or error)
+
+    def _check_once(self) -> None:
+        """SQLite's quick check before this Desk's first write: damage takes no writes.
+
+        Bounded in time, so a write command on a large library stays quick; such a
+        library is checked in full by the day's first backup (rolling_backups.daily).
+        """
+        if self._checked:
+            return
+        problems = self.library.quick_check(budget_s=QUICK_CHECK_BUDGET_S)
+        if problems:
+            reason = problems[0].removeprefix("database: ")
+            mark_damaged(self.db_path, reason)
+            raise damaged_error(self.db_path, reason, self.backup_dir)
+        self._checked = True
+
+    def close(self, catch_up: bool = True) -> None:
+        """Close the library, re-indexing first what a bulk edit left behind (unless
+        `catch_up` is False: the window does not wait; the next open rebuilds)."""
+        if catch_up and self.index_behind and not self.read_only:
+            indexing.catch_up(self)
         if self._promise is not None:
             self._promise.close()
         self.index.close()
@@ -86,3 +204,44 @@ class Desk:
 
     def __exit__(self, *_exc: object) -> None:
         self.close()
+
+
+def _make_folder(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise LibraryError(
+            f"cannot create the library folder {folder}: {error.strerror}"
+        ) from error
+    if not folder.is_dir():
+        raise LibraryError(f"{folder} is not a folder")
+
+
+def check_database_file(folder: Path) -> None:
+    """Refuse a database that is missing from a used library folder, or damaged.
+
+    SQLite would create a new empty database in place of a deleted one, and take a
+    zero-length file for one: the user's papers would seem gone. A folder that holds
+    a search index or backups held a library, so its database is missing, not new.
+    """
+    db_path = folder / DB_FILE
+    backup_dir = folder / BACKUP_DIR
+    if db_path.exists():
+        problem = sanity_problem_settled(db_path)
+        if problem == "it is empty" and not _held_a_library(folder):
+            return  # created and never written (the very first open was cut short)
+    elif _held_a_library(folder):
+        problem = "it is missing, though the folder holds a library's index or backups"
+    else:
+        return
+    if problem is not None:
+        raise damaged_error(db_path, problem, backup_dir)
+
+
+def _held_a_library(folder: Path) -> bool:
+    index = folder / INDEX_DIR
+    return (
+        (index.is_dir() and any(index.iterdir()))
+        or bool(backups_in(folder / BACKUP_DIR))
+        or Path(f"{folder / DB_FILE}-wal").exists()
+    )

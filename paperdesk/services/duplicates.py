@@ -39,7 +39,7 @@ from paperdesk.core.changes import Changes
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.evidence import Evidence, contradictions
 from paperdesk.core.models import Identifiers, Paper, PaperRecord, Status
-from paperdesk.services._sync import synced
+from paperdesk.services._sync import mutation, synced
 from paperdesk.services.desk import Desk
 from paperdesk.services.matching import IDENTIFIER_KINDS, KEY_KINDS, KEY_REASONS
 from paperdesk.services.merging import merge_updates
@@ -98,6 +98,7 @@ def find_clusters(desk: Desk, min_confidence: float = SUGGEST_THRESHOLD) -> list
     return clusters
 
 
+@mutation
 def merge(desk: Desk, ids: Sequence[int], keep: int | None = None) -> Changes:
     """Merge these papers into one: `keep`, or the survivor the rule picks."""
     wanted = desk.library.papers.require(ids)
@@ -110,6 +111,7 @@ def merge(desk: Desk, ids: Sequence[int], keep: int | None = None) -> Changes:
     return synced(desk, desk.library.merges.merge([plan], description))
 
 
+@mutation
 def merge_all(desk: Desk, min_confidence: float = AUTO_MERGE_CONFIDENCE) -> Changes:
     """Merge every cluster at least this sure, each into its survivor, as one action."""
     clusters = find_clusters(desk, min_confidence)
@@ -122,6 +124,7 @@ def merge_all(desk: Desk, min_confidence: float = AUTO_MERGE_CONFIDENCE) -> Chan
     return synced(desk, desk.library.merges.merge(plans, description))
 
 
+@mutation
 def mark_not_duplicates(desk: Desk, ids: Sequence[int]) -> Changes:
     """Remember that these papers are different; they are never offered together again."""
     return synced(desk, desk.library.merges.mark_not_duplicates(ids))

@@ -1,8 +1,9 @@
 """Exporting papers: what (a shortlist, a query, ids, the library) to which format.
 
 Every export writes a temporary file and renames it (formats/atomic.py), so an
-unwritable target, a full disk or a cancel leaves no partial file. Citation keys are
-generated once and stored, so a paper keeps its key across exports.
+unwritable target, a full disk or a cancel leaves no partial file; what it may write
+over is decided by services.export_target. Citation keys are generated once and
+stored, so a paper keeps its key across exports.
 """
 
 from __future__ import annotations
@@ -19,11 +20,14 @@ from paperdesk.core.citekeys import assign_keys, check_pattern, is_valid_key
 from paperdesk.core.errors import Cancelled, InvalidValueError
 from paperdesk.core.models import Paper
 from paperdesk.core.scope import Scope
-from paperdesk.formats.atomic import atomic_open
+from paperdesk.formats.bibtex_writer import DEFAULT_FLAVOUR as DEFAULT_FLAVOUR  # the CLI's
+from paperdesk.formats.bibtex_writer import FLAVOURS as FLAVOURS
 from paperdesk.formats.registry import BACKUP_EXTENSION, WRITERS
 from paperdesk.formats.registry import WriteOptions as Options
 from paperdesk.services import backup, searching
+from paperdesk.services._sync import mutation
 from paperdesk.services.desk import Desk
+from paperdesk.services.export_target import check_target, open_target
 
 BACKUP_FORMAT = "json"
 #: Format name -> file extension. "json" is the lossless backup of the whole library.
@@ -63,23 +67,33 @@ def export(
     format: str | None = None,
     options: Options = Options(),
     cancelled: Callable[[], bool] | None = None,
+    overwrite: bool = False,
+    force: bool = False,
 ) -> ExportResult:
-    """Write the scope's papers to `path`; the file appears whole or not at all."""
+    """Write the scope's papers to `path`; the file appears whole or not at all.
+
+    An existing file is replaced only with `overwrite` (or `force`); the library
+    folder, a symbolic link or a device only with `force` (see services.export_target).
+    """
     path = Path(path)
     chosen = format_for(path, format)
+    target = check_target(path, desk.folder, overwrite, force)
     if chosen == BACKUP_FORMAT:
         if not scope.is_whole_library:
             raise InvalidValueError(
                 "a JSON backup holds the whole library; leave out the selection, "
                 "or export the papers with --format jsonl"
             )
-        count = backup.write_backup(desk, path)
+        if target.is_stream:
+            raise InvalidValueError("a backup is written to a file, not to a device or a pipe")
+        count = backup.write_backup(desk, target.path)
         return ExportResult(path, chosen, count, Changes())
     check_pattern(options.key_pattern)
     loaded, changes = _with_stored_keys(desk, searching.scope_ids(desk, scope), options.key_pattern)
     papers = _checking_cancel(loaded, cancelled)
-    with atomic_open(path, newline=WRITERS[chosen].newline) as stream:
-        count = _write(chosen, papers, stream, replace(options, heading=_heading(scope)))
+    options = replace(options, heading=_heading(scope), tag_colours=_tag_colours(desk))
+    with open_target(target, desk.folder, newline=WRITERS[chosen].newline) as stream:
+        count = _write(chosen, papers, stream, options)
     return ExportResult(path, chosen, count, changes)
 
 
@@ -97,6 +111,10 @@ def preview(
 
 def _heading(scope: Scope) -> str | None:
     return scope.shortlist  # a reading list pasted into a wiki keeps its name
+
+
+def _tag_colours(desk: Desk) -> tuple[tuple[str, str], ...]:
+    return tuple((tag.name, tag.colour) for tag in desk.library.tags.all() if tag.colour)
 
 
 def _write(format: str, papers: Iterable[Paper], stream: TextIO, options: Options) -> int:
@@ -117,11 +135,18 @@ def _with_stored_keys(desk: Desk, ids: Sequence[int], pattern: str) -> tuple[lis
         return papers, Changes()
     taken = desk.library.papers.citation_keys_in_use() - {p.citation_key for p in keyless}
     new_keys = dict(zip((p.id for p in keyless), assign_keys(keyless, pattern, taken), strict=True))
+    # A read-only library lends the keys to this file without keeping them.
+    changes = Changes() if desk.read_only else _store_keys(desk, new_keys)
+    keyed = [replace(p, citation_key=new_keys[p.id]) if p.id in new_keys else p for p in papers]
+    return keyed, changes
+
+
+@mutation
+def _store_keys(desk: Desk, new_keys: dict[int, str]) -> Changes:
     changes = desk.library.papers.set_citation_keys(new_keys)
     # Keys are not searchable: the index needs no new documents, only the new generation.
     desk.index.mark_current(desk.library.generation())
-    keyed = [replace(p, citation_key=new_keys[p.id]) if p.id in new_keys else p for p in papers]
-    return keyed, changes
+    return changes
 
 
 def _checking_cancel(papers: list[Paper], cancelled: Callable[[], bool] | None) -> Iterator[Paper]:

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.models import HistoryEntry, UndoLabels
-from paperdesk.services._sync import synced
+from paperdesk.services._sync import mutation, synced
 from paperdesk.services.desk import Desk
 
 
+@mutation
 def undo(desk: Desk) -> Changes | None:
     changes = desk.library.history.undo()
     return synced(desk, changes) if changes is not None else None
 
 
+@mutation
 def redo(desk: Desk) -> Changes | None:
     changes = desk.library.history.redo()
     return synced(desk, changes) if changes is not None else None

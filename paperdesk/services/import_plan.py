@@ -13,6 +13,10 @@ version's abstract. Citation keys are the user's: an entry's own key is stored; 
 already used (twice in one file, or by another paper) gets the first free letter
 suffix, as generated keys do (`smith2020` -> `smith2020a`, see core/citekeys), with a
 warning; a key LaTeX cannot cite is not stored, and the export makes one.
+
+The user's data an entry carries (an export's tags, note, rating, status, shortlists:
+`PaperRecord.user`) goes with it: a new paper takes it all, a paper already there
+keeps what it has and gains what it lacks (services/merging.py's rule for fields).
 """
 
 from __future__ import annotations
@@ -25,8 +29,14 @@ from typing import Any
 
 from paperdesk.core.citekeys import is_valid_key, unique_key
 from paperdesk.core.errors import Cancelled, PaperdeskError
-from paperdesk.core.models import PaperRecord
-from paperdesk.formats.registry import BACKUP, BackupFileError, read_file
+from paperdesk.core.models import PaperRecord, Status, UserData
+from paperdesk.formats.registry import (
+    BACKUP,
+    BackupFileError,
+    load_bytes,
+    printable_path,
+    read_data,
+)
 from paperdesk.services.desk import Desk
 from paperdesk.services.import_report import MERGED, UNCHANGED, UPDATED, EntryMatch, FileReport
 from paperdesk.services.matching import Keys, Matcher, record_keys
@@ -59,6 +69,7 @@ class FilePlan:
     present_ids: list[int] = field(default_factory=list)
     previous_ids: set[int] = field(default_factory=set)
     basis: PlanBasis | None = None
+    user: dict[int, UserData] = field(default_factory=dict)  # by paper id, as `updates`
 
 
 def plan_file(
@@ -68,31 +79,31 @@ def plan_file(
     cancelled: Callable[[], bool] | None = None,
 ) -> FilePlan:
     """Read a file and decide what each entry does; errors go into the report."""
-    plan = FilePlan(path, FileReport(file=str(path)))
+    plan = FilePlan(path, FileReport(file=printable_path(path)))
     report = plan.report
     try:
-        plan.sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
-        result = read_file(path)
-    except OSError as error:
-        report.error = f"cannot read the file: {error.strerror}"
-        return plan
+        data = load_bytes(path)
+        plan.sha256 = hashlib.sha256(data).hexdigest()
+        result = read_data(path, data)
     except BackupFileError:
         report.format, plan.is_backup = BACKUP, True
         return plan
     except PaperdeskError as error:
-        report.error = str(error).removeprefix(f"{path}: ")
+        report.error = str(error).removeprefix(f"{report.file}: ")
         return plan
     report.format, report.label = result.format, result.label
+    report.warnings = [str(w) for w in result.warnings]
     report.problems = [str(p) for p in result.problems]
     report.skipped = len(result.problems)
     report.read = len(result.records) + report.skipped
     library = desk.library
     plan.basis = library.imports.basis()
-    previous = [b for b in library.imports.batches() if b.file_name == path.name]
+    name = printable_path(Path(path.name))
+    previous = [b for b in library.imports.batches() if b.file_name == name]
     if previous:
         report.previously_imported = True
         plan.previous_ids = set(library.imports.batch_paper_ids(previous[-1].id))
-    its_own = library.imports.papers_first_imported_from(path.name) if previous else set()
+    its_own = library.imports.papers_first_imported_from(name) if previous else set()
     planner = _Planner(library, plan, its_own)
     records = result.records
     for start in range(0, len(records), CHUNK):
@@ -128,10 +139,16 @@ class _Planner:
         return f"the entry on line {line}" if line is not None else "an earlier entry"
 
     def _warn(self, record: PaperRecord, message: str) -> None:
-        where = (
-            f"{self.plan.path}:{record.line}" if record.line is not None else str(self.plan.path)
-        )
+        file = self.plan.report.file
+        where = f"{file}:{record.line}" if record.line is not None else file
         self.plan.report.warnings.append(f"{where}: {message}")
+
+    def _take_user_data(self, target: int, record: PaperRecord) -> None:
+        """The entry's user data for the paper it becomes or meets (several add up)."""
+        if record.user.is_empty:
+            return
+        before = self.plan.user.get(target)
+        self.plan.user[target] = record.user if before is None else _combined(before, record.user)
 
     def add_chunk(self, records: Sequence[PaperRecord]) -> None:
         chunk_keys = [record_keys(record) for record in records]
@@ -158,6 +175,7 @@ class _Planner:
         plan.new_keys.append(keys)
         temporary_id = -len(plan.new_records)
         plan.citation_keys.append(self._claim_key(record, temporary_id))
+        self._take_user_data(temporary_id, record)
         plan.report.added += 1
         self.matcher.add(temporary_id, keys)
 
@@ -183,6 +201,7 @@ class _Planner:
     def _merge_into_pending(self, target: int, record: PaperRecord) -> None:
         """An entry matching an earlier entry's new paper fills what that one lacks."""
         values = self.pending_values.setdefault(target, as_stored(self._pending(target)))
+        self._take_user_data(target, record)
         changed = merge_updates(values, record)
         values.update(changed)
         if changed:
@@ -210,6 +229,8 @@ class _Planner:
                 for position, record in incoming:
                     updates = rule({**row, **changed}, record)
                     updates.update(self._key_update({**row, **changed}, record, paper_id))
+                    updates.update(_triage_update({**row, **changed}, record.user))
+                    self._take_user_data(paper_id, record)
                     changed.update(updates)
                     outcome = (
                         (UPDATED if paper_id in self.its_own else MERGED) if updates else UNCHANGED
@@ -238,3 +259,27 @@ class _Planner:
             return {}
         self.keys_taken[key.casefold()] = f"paper {paper_id}"
         return {"citation_key": key}
+
+
+def _triage_update(row: dict[str, Any], user: UserData) -> dict[str, Any]:
+    """The entry's status and rating for a paper still new and unrated, as fields are
+    filled where the paper has none."""
+    updates: dict[str, Any] = {}
+    if user.status is not None and user.status != Status.NEW and row.get("status") == "new":
+        updates["status"] = user.status.value
+    if user.rating and not row.get("rating"):
+        updates["rating"] = user.rating
+    return updates
+
+
+def _combined(first: UserData, second: UserData) -> UserData:
+    """Two entries' user data for one paper: the tags and shortlists of both, the first
+    note, status and rating given."""
+    return UserData(
+        tags=tuple(dict.fromkeys((*first.tags, *second.tags))),
+        tag_colours=(*first.tag_colours, *second.tag_colours),
+        note=first.note or second.note,
+        rating=first.rating if first.rating is not None else second.rating,
+        status=first.status if first.status is not None else second.status,
+        shortlists=tuple(dict.fromkeys((*first.shortlists, *second.shortlists))),
+    )

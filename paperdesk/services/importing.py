@@ -16,7 +16,9 @@ from pathlib import Path
 
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import Cancelled, PaperdeskError, StalePlanError
-from paperdesk.services import backup, history, indexing
+from paperdesk.formats.registry import printable_path
+from paperdesk.services import backup, history, indexing, rolling_backups
+from paperdesk.services._sync import index_may_lag, mutation
 from paperdesk.services.desk import Desk
 from paperdesk.services.import_plan import FilePlan, Progress, plan_file
 from paperdesk.services.import_report import EntryMatch, FileReport, ImportReport
@@ -73,17 +75,18 @@ def import_file(
             return cancelled_report(path), Changes()
         except StalePlanError as error:
             log.info("planning %s again: %s", path, error)
-    report = FileReport(file=str(path))
+    report = FileReport(file=printable_path(path))
     report.error = "the library kept changing while this file was being imported; try again"
     return report, Changes()
 
 
 def cancelled_report(path: Path) -> FileReport:
-    report = FileReport(file=str(path))
+    report = FileReport(file=printable_path(path))
     report.error = "cancelled; nothing from this file was imported"
     return report
 
 
+@mutation
 def commit(
     desk: Desk,
     plan: FilePlan,
@@ -103,7 +106,7 @@ def commit(
         return report, Changes()
     if plan.is_backup:
         return _restore(desk, plan.path, report, progress)
-    name = plan.path.name
+    name = printable_path(Path(plan.path.name))
     batch = BatchRecord(
         label=report.label,
         file_name=name,
@@ -121,6 +124,7 @@ def commit(
             plan.new_records, plan.new_keys, plan.citation_keys, strict=True
         )
     ]
+    rolling_backups.before_import(desk)
     new_ids = desk.library.imports.commit(
         description,
         new_papers,
@@ -129,6 +133,7 @@ def commit(
         present_ids=plan.present_ids,
         basis=plan.basis,
         cancelled=cancelled,
+        user=plan.user,
     )
     report.added_ids = new_ids
     # An entry merged into a paper an earlier entry added names it now that it has an id.
@@ -151,6 +156,7 @@ def commit(
     return report, changes
 
 
+@mutation
 def index_import(
     desk: Desk,
     report: FileReport,
@@ -170,9 +176,13 @@ def index_import(
             progress(done, len(report.added_ids), f"Indexing {name}")
 
     indexing_progress(0)
-    indexing.add_new(desk.library, desk.index, report.added_ids, indexing_progress, cancelled)
-    merged = changes.paper_ids - set(report.added_ids)
-    indexing.sync_changes(desk.library, desk.index, Changes(paper_ids=merged))
+    behind = desk.index_behind  # papers a bulk edit left to re-index keep the stamp old
+    with index_may_lag():
+        indexing.add_new(
+            desk.library, desk.index, report.added_ids, indexing_progress, cancelled, behind
+        )
+        merged = changes.paper_ids - set(report.added_ids)
+        indexing.sync_changes(desk.library, desk.index, Changes(paper_ids=merged), behind)
 
 
 def withdraw(desk: Desk, changes: Changes) -> Changes | None:

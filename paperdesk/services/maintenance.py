@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from paperdesk.config import BACKUP_DIR, DB_FILE
 from paperdesk.services import indexing
+from paperdesk.services._sync import mutation
 from paperdesk.services.desk import Desk
-from paperdesk.store.migrate import backup_sqlite
+from paperdesk.store.sqlite_copies import backup_sqlite, copy_database
 
 
+@mutation
 def reindex(desk: Desk, progress: Callable[[int, int], None] | None = None) -> int:
     """Rebuild the search index from the database; returns how many papers it holds."""
     indexing.rebuild(desk.library, desk.index, progress)
@@ -34,10 +35,10 @@ def check(desk: Desk) -> list[str]:
 
 
 def backup(desk: Desk, target: Path | None = None) -> Path:
-    """A consistent copy of the database (SQLite backup API), safe while the app runs."""
-    db_path = desk.folder / DB_FILE
+    """A consistent copy of the database (SQLite backup API), safe while the app runs.
+
+    Written whole or not at all: a full disk leaves no partial file behind.
+    """
     if target is None:
-        return backup_sqlite(db_path, desk.folder / BACKUP_DIR, reason="manual")
-    made = backup_sqlite(db_path, target.parent, reason="manual")
-    made.replace(target)
-    return target
+        return backup_sqlite(desk.db_path, desk.backup_dir, reason="manual")
+    return copy_database(desk.db_path, target)

@@ -209,18 +209,16 @@ class Promise:
     def best(self, candidates: Collection[int]) -> int | None:
         """The most promising of `candidates` by the last model, without waiting.
 
-        Papers newer than the model, or all of them before any model, come in the
-        order given. None when there is no candidate.
+        None when there is no candidate, no model yet (before the first keep or query),
+        or none of the candidates is known to the model: the caller keeps its own order.
         """
-        if not candidates:
-            return None
         ranking = self.latest()
-        if ranking is None or ranking.scorer is None:
-            return next(iter(candidates))
+        if not candidates or ranking is None or ranking.scorer is None:
+            return None
         wanted = np.fromiter(candidates, dtype=np.int64, count=len(candidates))
         mask = np.isin(ranking.features.ids, wanted)
         if not mask.any():
-            return next(iter(candidates))
+            return None
         scores = np.where(mask, ranking.scores, -np.inf)
         return int(ranking.features.ids[int(np.argmax(scores))])
 

@@ -20,3 +20,9 @@ def papers(desk: Desk, ids: Sequence[int]) -> list[Paper]:
 
 def count(desk: Desk) -> int:
     return desk.library.papers.count()
+
+
+def generation(desk: Desk) -> int:
+    """A number every committed change raises, this program's or another's: a window
+    compares it over time to notice changes made elsewhere."""
+    return desk.library.generation()

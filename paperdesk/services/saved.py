@@ -5,7 +5,7 @@ from __future__ import annotations
 from paperdesk.core.changes import Changes
 from paperdesk.core.models import SavedSearch
 from paperdesk.search.query import parse_query
-from paperdesk.services._sync import synced
+from paperdesk.services._sync import mutation, synced
 from paperdesk.services.desk import Desk
 
 
@@ -13,10 +13,12 @@ def list_searches(desk: Desk) -> list[SavedSearch]:
     return desk.library.saved.all()
 
 
+@mutation
 def save_search(desk: Desk, name: str, query: str) -> Changes:
     parse_query(query)  # refuse to save a query that cannot run (QueryError explains why)
     return synced(desk, desk.library.saved.save(name, query))
 
 
+@mutation
 def delete_search(desk: Desk, name: str) -> Changes:
     return synced(desk, desk.library.saved.delete(name))

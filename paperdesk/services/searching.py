@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from paperdesk.core import fields
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.search.query import CHEAT_SHEET
+from paperdesk.services import indexing
 from paperdesk.services.desk import Desk
 from paperdesk.text import to_plain
 
@@ -27,6 +28,9 @@ class SearchResult:
     total_in_library: int
     suggestion: str | None
     terms: tuple[str, ...]
+    # Papers whose search documents wait to be re-indexed after a bulk change: a query
+    # on what changed (status:, rating:, tag:) may miss or keep them until then.
+    index_behind: int = 0
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,7 @@ class Listing:
     terms: tuple[str, ...] = ()
     # A shortlist shown in its own order can be reordered by dragging rows.
     reorderable: bool = False
+    index_behind: int = 0
 
 
 def find_ids(
@@ -54,12 +59,18 @@ def find_ids(
         return SearchResult(desk.library.papers.sorted_ids(key, descending), total, None, ())
     hits = desk.index.search(query)
     ids = hits.ids
+    behind = indexing.behind(desk)
     if sort != fields.RELEVANCE:
         wanted = set(ids)
         ids = [i for i in desk.library.papers.sorted_ids(sort, descending) if i in wanted]
-    elif descending:
-        ids = list(reversed(ids))
-    return SearchResult(ids, total, hits.suggestion, hits.terms)
+    else:
+        if behind:
+            # A bulk delete leaves the store before it leaves the index.
+            stored = set(desk.library.papers.sorted_ids())
+            ids = [i for i in ids if i in stored]
+        if descending:
+            ids = list(reversed(ids))
+    return SearchResult(ids, total, hits.suggestion, hits.terms, behind)
 
 
 def shortlist_ids(desk: Desk, name: str) -> list[int]:
@@ -93,7 +104,13 @@ def listing(
     if pinned is not None:
         members = set(pinned)
         ids = [paper_id for paper_id in ids if paper_id in members]
-    return Listing(ids, result.total_in_library, result.suggestion, result.terms)
+    return Listing(
+        ids,
+        result.total_in_library,
+        result.suggestion,
+        result.terms,
+        index_behind=result.index_behind,
+    )
 
 
 def scope_ids(desk: Desk, scope: Scope) -> list[int]:
@@ -117,7 +134,13 @@ def more_like(desk: Desk, paper_id: int, count: int = 10) -> list[int]:
 
 
 def _listed_ids(desk: Desk, scope: Scope) -> list[int] | None:
-    """The stored list of a shortlist, import or chosen ids; None for other scopes."""
+    """The stored list of a shortlist, import, status or chosen ids; None for other scopes.
+
+    A status is read from the store, not the index: right at once after a status set
+    on thousands of papers, whose search documents follow later.
+    """
+    if scope.kind == Kind.STATUS:
+        return desk.library.papers.ids_with_status(scope.value)
     if scope.kind == Kind.SHORTLIST:
         return shortlist_ids(desk, scope.value)
     if scope.kind == Kind.IMPORT:
@@ -130,4 +153,6 @@ def _listed_ids(desk: Desk, scope: Scope) -> list[int] | None:
 def _query_of(desk: Desk, scope: Scope) -> str:
     if scope.kind == Kind.SAVED:
         return desk.library.saved.query_of(scope.value)
+    if scope.kind == Kind.STATUS:
+        return ""  # listed from the store (_listed_ids)
     return scope.query()

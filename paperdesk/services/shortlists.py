@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.models import ShortlistInfo
-from paperdesk.services._sync import synced
+from paperdesk.services._sync import mutation, synced
 from paperdesk.services.desk import Desk
 
 
@@ -15,26 +15,32 @@ def list_shortlists(desk: Desk) -> list[ShortlistInfo]:
     return desk.library.shortlists.all()
 
 
+@mutation
 def create(desk: Desk, name: str, ids: Sequence[int] = ()) -> Changes:
     """A new shortlist, empty or holding these papers in this order (one undo step)."""
     return synced(desk, desk.library.shortlists.create(name, ids))
 
 
+@mutation
 def rename(desk: Desk, old: str, new: str) -> Changes:
     return synced(desk, desk.library.shortlists.rename(old, new))
 
 
+@mutation
 def delete(desk: Desk, name: str) -> Changes:
     return synced(desk, desk.library.shortlists.delete(name))
 
 
+@mutation
 def add(desk: Desk, name: str, ids: Sequence[int]) -> Changes:
     return synced(desk, desk.library.shortlists.add(name, ids))
 
 
+@mutation
 def remove(desk: Desk, name: str, ids: Sequence[int]) -> Changes:
     return synced(desk, desk.library.shortlists.remove(name, ids))
 
 
+@mutation
 def reorder(desk: Desk, name: str, ordered_ids: Sequence[int]) -> Changes:
     return synced(desk, desk.library.shortlists.reorder(name, ordered_ids))

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.models import TagInfo
-from paperdesk.services._sync import synced
+from paperdesk.services._sync import mutation, synced
 from paperdesk.services.desk import Desk
 
 
@@ -15,14 +15,17 @@ def list_tags(desk: Desk) -> list[TagInfo]:
     return desk.library.tags.all()
 
 
+@mutation
 def add_tags(desk: Desk, ids: Sequence[int], names: Sequence[str]) -> Changes:
     return synced(desk, desk.library.tags.add(ids, names))
 
 
+@mutation
 def remove_tags(desk: Desk, ids: Sequence[int], names: Sequence[str]) -> Changes:
     return synced(desk, desk.library.tags.remove(ids, names))
 
 
+@mutation
 def toggle_tag(desk: Desk, ids: Sequence[int], name: str) -> Changes:
     """Add the tag to every paper, or take it off them all when every one has it."""
     wanted = name.casefold()
@@ -32,21 +35,26 @@ def toggle_tag(desk: Desk, ids: Sequence[int], name: str) -> Changes:
     return add_tags(desk, ids, [name])
 
 
+@mutation
 def create_tag(desk: Desk, name: str, colour: str | None = None) -> Changes:
     return synced(desk, desk.library.tags.create(name, colour))
 
 
+@mutation
 def rename_tag(desk: Desk, old: str, new: str) -> Changes:
     return synced(desk, desk.library.tags.rename(old, new))
 
 
+@mutation
 def merge_tags(desk: Desk, sources: Sequence[str], target: str) -> Changes:
     return synced(desk, desk.library.tags.merge(sources, target))
 
 
+@mutation
 def delete_tag(desk: Desk, name: str) -> Changes:
     return synced(desk, desk.library.tags.delete(name))
 
 
+@mutation
 def set_tag_colour(desk: Desk, name: str, colour: str | None) -> Changes:
     return synced(desk, desk.library.tags.set_colour(name, colour))

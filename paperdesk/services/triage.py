@@ -24,7 +24,7 @@ from paperdesk.core.triage import (
     relevant_left,
 )
 from paperdesk.services import searching
-from paperdesk.services._sync import synced
+from paperdesk.services._sync import mutation, synced
 from paperdesk.services.desk import Desk
 
 #: What "not yet decided" triages: the papers whose status is still new.
@@ -40,6 +40,7 @@ class Queue:
     terms: tuple[str, ...] = ()
 
 
+@mutation
 def decide(desk: Desk, paper_id: int, decision: Decision, shortlist: str | None = None) -> Changes:
     """Keep (onto `shortlist`, created if new), maybe or discard one paper."""
     return synced(desk, desk.library.triage.decide(paper_id, decision, shortlist))
@@ -88,5 +89,6 @@ def highlight_words(desk: Desk) -> list[str]:
     return desk.library.triage.highlight_words()
 
 
+@mutation
 def set_highlight_words(desk: Desk, words: Sequence[str]) -> Changes:
     return synced(desk, desk.library.triage.set_highlight_words(words))

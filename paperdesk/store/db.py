@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from sqlalchemy import Engine, create_engine, event
+
+#: How long a statement waits for another program's write before giving up.
+BUSY_TIMEOUT_S = 30
 
 
 def make_engine(url: str) -> Engine:
@@ -13,11 +19,38 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+def make_read_only_engine(db_path: Path) -> Engine:
+    """An engine that can only read `db_path` (a library on a read-only folder or disk).
+
+    SQLite reads a WAL database through its -shm file; where that file does not exist
+    and cannot be created, the database is opened as immutable, which is sound because
+    nothing can write to a folder no one can write to.
+    """
+    shared_memory = Path(f"{db_path}-shm")
+    immutable = not shared_memory.exists() and not _writable(db_path.parent)
+    query = "mode=ro&immutable=1" if immutable else "mode=ro"
+    url = f"sqlite:///{db_path.resolve().as_uri()}?{query}&uri=true"
+    engine = create_engine(url, connect_args=_connect_args(url))
+    event.listen(engine, "connect", _read_only_pragmas)
+    return engine
+
+
+def can_write(db_path: Path) -> bool:
+    """Whether the database (and its folder, where SQLite keeps its -wal file) is writable."""
+    folder_ok = _writable(db_path.parent)
+    return folder_ok and (not db_path.exists() or _writable(db_path))
+
+
+def _writable(path: Path) -> bool:
+    return os.access(path, os.W_OK)
+
+
 def _connect_args(url: str) -> dict[str, object]:
     if url.startswith("sqlite"):
         # The GUI reads from its thread and writes from a worker; each thread gets its
         # own pooled connection, never a shared one, so crossing threads is safe.
-        return {"check_same_thread": False, "timeout": 30}
+        # `timeout` is SQLite's busy timeout: a write waits that long for another's.
+        return {"check_same_thread": False, "timeout": BUSY_TIMEOUT_S}
     return {}
 
 
@@ -27,4 +60,12 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyp
     cursor.execute("PRAGMA foreign_keys=ON")
     # NORMAL is durable across application crashes in WAL mode and much faster than FULL.
     cursor.execute("PRAGMA synchronous=NORMAL")
+    # Checks each page's cells as it is read, so damage is reported, not written over.
+    cursor.execute("PRAGMA cell_size_check=ON")
+    cursor.close()
+
+
+def _read_only_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA cell_size_check=ON")
     cursor.close()

@@ -130,6 +130,8 @@ def _papers_touched(connection: Connection, steps: Sequence[Step]) -> set[int]:
     tag_ids: set[int] = set()
     shortlist_ids: set[int] = set()
     for step in steps:
+        if step.groups is not None and step.groups.key == "paper_id":
+            touched.update(step.groups.ids())
         for row in [*step.before, *step.after]:
             if "paper_id" in row:
                 touched.add(row["paper_id"])

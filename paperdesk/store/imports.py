@@ -16,10 +16,20 @@ from typing import Any
 from sqlalchemy import Connection, and_, func, insert, select, update
 
 from paperdesk.core.errors import Cancelled, StalePlanError
-from paperdesk.core.models import ImportBatch, PaperRecord
+from paperdesk.core.models import ImportBatch, PaperRecord, Status, UserData
 from paperdesk.core.text import fingerprint, title_key
 from paperdesk.store.database import SubStore
-from paperdesk.store.tables import authors_t, batch_papers_t, batches_t, chunked, now, papers_t
+from paperdesk.store.import_user_data import write_user_data
+from paperdesk.store.papers import touch
+from paperdesk.store.tables import (
+    authors_t,
+    batch_papers_t,
+    batches_t,
+    chunked,
+    now,
+    papers_t,
+    state_t,
+)
 
 #: New papers written per executemany round (a cancel is noticed between rounds).
 INSERT_CHUNK = 2000
@@ -115,11 +125,15 @@ class ImportStore(SubStore):
         present_ids: Sequence[int] = (),
         basis: PlanBasis | None = None,
         cancelled: Callable[[], bool] | None = None,
+        user: Mapping[int, UserData] | None = None,
     ) -> list[int]:
         """Write one file's import in one transaction, as one undoable action; returns
         the new papers' ids, in order.
 
         `updates` are merged values by paper id; a negative id -n is the n-th new paper.
+        `user` is the user data (tags, note, shortlists) the file gives papers, by the
+        same ids (store/import_user_data.py); a new paper's status and rating are its
+        record's.
         `batch` records the file with the papers it held (`present_ids` and the new
         ones). StalePlanError when the library is not as `basis` says (plan again);
         Cancelled when `cancelled()` turns true. Either way nothing was written.
@@ -140,10 +154,13 @@ class ImportStore(SubStore):
             existing = [i for i in resolved if i < first_id]
             with (
                 w.journal.tracked_ids(papers_t, "id", existing),
+                w.journal.tracked_ids(state_t, "paper_id", existing),
                 w.journal.tracked_ids(authors_t, "paper_id", existing),
             ):
                 _insert_papers(connection, papers, first_id, cancelled)
                 _update_papers(connection, resolved)
+            users = {(new_ids[-i - 1] if i < 0 else i): v for i, v in (user or {}).items()}
+            write_user_data(w, users, [i for i in users if i < first_id])
             if batch is not None:
                 last_batch = connection.scalar(select(func.coalesce(func.max(batches_t.c.id), 0)))
                 # The batch's links to the papers already there; those to the new
@@ -196,10 +213,7 @@ def _paper_values(paper: NewPaper, stamp: datetime) -> dict[str, Any]:
         "url": record.ids.url,
         "entry_type": record.entry_type,
         "citation_key": paper.citation_key,
-        "status": "new",
-        "rating": 0,
         "added": stamp,
-        "updated": stamp,
         "fingerprint": keys["fingerprint"],
         "raw_fields": json.dumps([list(pair) for pair in record.raw_fields]),
         "alternatives": "{}",
@@ -227,6 +241,20 @@ def _insert_papers(
             for offset, paper in enumerate(chunk)
         ]
         connection.execute(insert(papers_t), rows)
+        # Every paper has its state row: the status and rating its file gave (else new,
+        # unrated), changed when it was added.
+        connection.execute(
+            insert(state_t),
+            [
+                {
+                    "paper_id": row["id"],
+                    "status": (paper.record.user.status or Status.NEW).value,
+                    "rating": paper.record.user.rating or 0,
+                    "updated": stamp,
+                }
+                for row, paper in zip(rows, chunk, strict=True)
+            ],
+        )
         author_rows = [
             {"paper_id": row["id"], "position": position, "name": name}
             for row, paper in zip(rows, chunk, strict=True)
@@ -237,15 +265,19 @@ def _insert_papers(
 
 
 def _update_papers(connection: Connection, updates: Mapping[int, Mapping[str, Any]]) -> None:
-    """Apply merged field values to existing papers (authors given as a tuple of names)."""
+    """Apply merged field values to existing papers (authors given as a tuple of names;
+    a status or rating the file gives goes to the paper's state row)."""
     stamp = now()
     for paper_id, values in updates.items():
         values = dict(values)
         authors = values.pop("authors", None)
+        state = {k: values.pop(k) for k in ("status", "rating") if k in values}
         if values:
-            connection.execute(
-                update(papers_t).where(papers_t.c.id == paper_id).values(**values, updated=stamp)
-            )
+            connection.execute(update(papers_t).where(papers_t.c.id == paper_id).values(**values))
+        if state:
+            where = state_t.c.paper_id == paper_id
+            connection.execute(update(state_t).where(where).values(**state))
+        touch(connection, [paper_id], stamp)
         if authors is not None:
             connection.execute(authors_t.delete().where(authors_t.c.paper_id == paper_id))
             connection.execute(
@@ -262,7 +294,7 @@ def _check_basis(connection: Connection, basis: PlanBasis) -> None:
     if (count, last) != (basis.count, basis.last_id):
         raise StalePlanError("papers were added or removed while the import was planned")
     for chunk in chunked(list(basis.updated)):
-        query = select(papers_t.c.id, papers_t.c.updated).where(papers_t.c.id.in_(chunk))
+        query = select(state_t.c.paper_id, state_t.c.updated).where(state_t.c.paper_id.in_(chunk))
         if dict(connection.execute(query).all()) != {i: basis.updated[i] for i in chunk}:
             raise StalePlanError("a paper the import merges into changed meanwhile")
 

@@ -4,25 +4,43 @@ A write snapshots the rows it may touch before and after it runs. Undo puts the
 "before" states back, redo the "after" states, for any table, with no per-action undo
 code to keep in step with the actions themselves. Steps are applied in reverse for undo
 so parents come back before their children (a deleted paper before its tags).
+
+A status set on 100,000 papers journals 100,000 rows each way: rows are stored as
+value lists under one column list, and put back with one statement per kind of change
+(executemany), never one statement per row.
 """
 
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Table, and_, delete, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Table,
+    and_,
+    bindparam,
+    delete,
+    insert,
+    select,
+    update,
+)
 
+from paperdesk.store.bulk import Groups, write_groups
 from paperdesk.store.schema import Base
 
 # SQLite allows 32,766 bound variables; stay well below for composite keys.
 CHUNK = 5000
 
 Row = dict[str, Any]
+# A column a packed row lacks (rows of one step journaled with different columns).
+_ABSENT = {"$absent": True}
 
 
 @dataclass
@@ -39,6 +57,8 @@ class Step:
     before: list[Row]
     after: list[Row]
     added_ids: tuple[int, int] | None = None
+    # Columns set on many rows, grouped by value (store/bulk.py), instead of rows.
+    groups: Groups | None = None
 
 
 @dataclass
@@ -82,17 +102,12 @@ class Journal:
     def _rows_by_ids(
         self, table: Table, column: str, ids: Sequence[int], only: Sequence[str] | None
     ) -> list[Row]:
-        columns = list(table.columns)
-        if only is not None:
-            keys = [c.name for c in table.primary_key.columns]
-            columns = [table.c[name] for name in dict.fromkeys([*keys, *only])]
-        rows: list[Row] = []
-        id_list = list(ids)
-        for start in range(0, len(id_list), CHUNK):
-            chunk = id_list[start : start + CHUNK]
-            query = select(*columns).where(table.c[column].in_(chunk))
-            rows.extend(dict(r._mapping) for r in self.connection.execute(query))
-        return rows
+        return rows_by_ids(self.connection, table, column, ids, only)
+
+    def record_groups(self, table: Table, groups: Groups) -> None:
+        """Journal columns set on many rows, their states grouped by value (store/bulk.py)."""
+        if groups.before or groups.after:
+            self.steps.append(Step(table.name, [], [], groups=groups))
 
     def _add(self, table: Table, before: list[Row], after: list[Row]) -> None:
         if before != after:
@@ -107,26 +122,75 @@ class Journal:
 
 
 def steps_to_json(steps: list[Step]) -> str:
-    return json.dumps([_step_json(step) for step in steps], default=_encode)
+    return json.dumps([_packed(step) for step in steps], default=_encode)
 
 
-def _step_json(step: Step) -> dict[str, Any]:
-    item: dict[str, Any] = {"table": step.table, "before": step.before, "after": step.after}
+def rows_by_ids(
+    connection: Connection,
+    table: Table,
+    column: str,
+    ids: Sequence[int],
+    only: Sequence[str] | None = None,
+) -> list[Row]:
+    """Rows of `table` whose `column` is in `ids` (only the key and `only` columns)."""
+    columns = list(table.columns)
+    if only is not None:
+        keys = [c.name for c in table.primary_key.columns]
+        columns = [table.c[name] for name in dict.fromkeys([*keys, *only])]
+    names = [c.name for c in columns]
+    rows: list[Row] = []
+    id_list = list(ids)
+    for start in range(0, len(id_list), CHUNK):
+        chunk = id_list[start : start + CHUNK]
+        query = select(*columns).where(table.c[column].in_(chunk))
+        rows.extend(dict(zip(names, r, strict=True)) for r in connection.execute(query))
+    return rows
+
+
+def _packed(step: Step) -> dict[str, Any]:
+    """A step as one column list and value lists: a third of the JSON of row objects."""
+    columns = list(dict.fromkeys(name for row in [*step.before, *step.after] for name in row))
+
+    def values(rows: list[Row]) -> list[list[Any]]:
+        return [[row.get(name, _ABSENT) for name in columns] for row in rows]
+
+    item: dict[str, Any] = {
+        "table": step.table,
+        "columns": columns,
+        "before": values(step.before),
+        "after": values(step.after),
+    }
     if step.added_ids is not None:
         item["added_ids"] = list(step.added_ids)
+    if step.groups is not None:
+        item["groups"] = step.groups.to_json()
     return item
 
 
 def steps_from_json(payload: str) -> list[Step]:
-    return [
-        Step(
-            item["table"],
-            item["before"],
-            item["after"],
-            (item["added_ids"][0], item["added_ids"][1]) if "added_ids" in item else None,
-        )
-        for item in json.loads(payload, object_hook=_decode)
-    ]
+    steps = []
+    for item in json.loads(payload, object_hook=_decode):
+        added = (item["added_ids"][0], item["added_ids"][1]) if "added_ids" in item else None
+        columns = item.get("columns")
+        if columns is None:  # written before rows were packed: a list of row objects
+            steps.append(Step(item["table"], item["before"], item["after"], added))
+            continue
+        if "groups" in item:
+            steps.append(Step(item["table"], [], [], groups=Groups.from_json(item["groups"])))
+            continue
+
+        def rows(packed: list[list[Any]], columns: list[str] = columns) -> list[Row]:
+            return [
+                {
+                    name: value
+                    for name, value in zip(columns, values, strict=True)
+                    if value is not _ABSENT
+                }
+                for values in packed
+            ]
+
+        steps.append(Step(item["table"], rows(item["before"]), rows(item["after"]), added))
+    return steps
 
 
 def apply_states(connection: Connection, steps: list[Step], *, undo: bool) -> list[Step]:
@@ -134,12 +198,19 @@ def apply_states(connection: Connection, steps: list[Step], *, undo: bool) -> li
     ordered = list(reversed(steps)) if undo else steps
     for step in ordered:
         table = Base.metadata.tables[step.table]
+        if step.groups is not None:
+            groups = step.groups
+            wanted_groups = groups.before if undo else groups.after
+            write_groups(connection, table, groups.key, groups.columns, wanted_groups)
+            continue
         current, wanted = (step.after, step.before) if undo else (step.before, step.after)
         _set_rows(connection, table, current, wanted)
     return ordered
 
 
 def _set_rows(connection: Connection, table: Table, current: list[Row], wanted: list[Row]) -> None:
+    """Rows from their `current` to their `wanted` state: deletes, updates, then inserts
+    (an update may release a value, a citation key, that a row put back claims)."""
     keys = [c.name for c in table.primary_key.columns]
 
     def key_of(row: Row) -> tuple[Any, ...]:
@@ -147,17 +218,45 @@ def _set_rows(connection: Connection, table: Table, current: list[Row], wanted: 
 
     current_by_key = {key_of(r): r for r in current}
     wanted_by_key = {key_of(r): r for r in wanted}
-    for key in current_by_key.keys() - wanted_by_key.keys():
-        connection.execute(delete(table).where(_key_clause(table, keys, key)))
+    gone = [key for key in current_by_key if key not in wanted_by_key]
+    if gone:
+        connection.execute(
+            delete(table).where(_key_clause(table, keys)),
+            [_key_params(keys, key) for key in gone],
+        )
+    # Rows getting the same values (a status undone on 100,000 papers of one import)
+    # share one UPDATE ... WHERE id IN (...); the rest share one executemany.
+    same_values: dict[tuple[tuple[str, Any], ...], list[tuple[Any, ...]]] = defaultdict(list)
     for key, row in wanted_by_key.items():
-        if key not in current_by_key:
-            connection.execute(insert(table).values(**row))
-        elif current_by_key[key] != row:
-            connection.execute(update(table).where(_key_clause(table, keys, key)).values(**row))
+        before = current_by_key.get(key)
+        if before is not None and before != row:
+            values = tuple((name, value) for name, value in row.items() if name not in keys)
+            same_values[values].append(key)
+    single: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
+    for values, group in same_values.items():
+        if len(keys) == 1 and len(group) > 1:
+            column = table.c[keys[0]]
+            for start in range(0, len(group), CHUNK):
+                chunk = [key[0] for key in group[start : start + CHUNK]]
+                connection.execute(update(table).where(column.in_(chunk)).values(dict(values)))
+        else:
+            names = tuple(name for name, _ in values)
+            single[names].extend(_key_params(keys, key) | dict(values) for key in group)
+    for names, params in single.items():
+        statement = update(table).where(_key_clause(table, keys))
+        connection.execute(statement.values({c: bindparam(c) for c in names}), params)
+    added = [row for key, row in wanted_by_key.items() if key not in current_by_key]
+    if added:
+        connection.execute(insert(table), added)
 
 
-def _key_clause(table: Table, keys: list[str], key: tuple[Any, ...]) -> ColumnElement[bool]:
-    return and_(*(table.c[name] == value for name, value in zip(keys, key, strict=True)))
+def _key_clause(table: Table, keys: list[str]) -> ColumnElement[bool]:
+    # Parameter names of their own: SQLAlchemy reserves column names for SET values.
+    return and_(*(table.c[name] == bindparam(f"key_{name}") for name in keys))
+
+
+def _key_params(keys: list[str], key: tuple[Any, ...]) -> dict[str, Any]:
+    return {f"key_{name}": value for name, value in zip(keys, key, strict=True)}
 
 
 def _encode(value: object) -> object:
@@ -169,4 +268,6 @@ def _encode(value: object) -> object:
 def _decode(obj: dict[str, Any]) -> object:
     if set(obj) == {"$datetime"}:
         return datetime.fromisoformat(obj["$datetime"])
+    if set(obj) == {"$absent"}:
+        return _ABSENT
     return obj

@@ -12,6 +12,7 @@
     library.backups     the whole library as one state, for JSON backups
     library.annotations marked passages of abstracts, with a colour and a comment
     library.triage      keep / maybe / discard, the decision log, what the ranking reads
+    library.settings    small named values kept in the library (how many backups to keep)
 
 Sub-stores return core dataclasses and `Changes`, never ORM rows, connections or
 tables (compare Anki's `Collection` owning its `TagManager`, `DeckManager`...). They
@@ -20,20 +21,24 @@ share one `Database`, whose `action` journals every user action so it can be und
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import OperationalError
 
 from paperdesk.store.annotations import AnnotationStore
 from paperdesk.store.database import Database
-from paperdesk.store.db import make_engine
+from paperdesk.store.db import make_engine, make_read_only_engine
+from paperdesk.store.faults import translate_errors
 from paperdesk.store.history import HistoryStore
 from paperdesk.store.imports import ImportStore
 from paperdesk.store.merges import MergeStore
-from paperdesk.store.migrate import upgrade_to_head
+from paperdesk.store.migrate import Guard, upgrade_to_head
 from paperdesk.store.notes import NoteStore
 from paperdesk.store.papers import PaperStore
 from paperdesk.store.saved import SavedSearchStore
+from paperdesk.store.settings import SettingsStore
 from paperdesk.store.shortlists import ShortlistStore
 from paperdesk.store.snapshot import BackupStore
 from paperdesk.store.stats import StatsStore
@@ -58,12 +63,35 @@ class Library:
         self.backups = BackupStore(self._db)
         self.annotations = AnnotationStore(self._db)
         self.triage = TriageStore(self._db)
+        self.settings = SettingsStore(self._db)
 
     @classmethod
-    def open(cls, url: str, db_path: Path | None = None, backup_dir: Path | None = None) -> Library:
-        """Open a database, migrating it first (backed up before, refused when too new)."""
-        engine = make_engine(url)
-        upgrade_to_head(engine, db_path, backup_dir)
+    def open(
+        cls,
+        url: str,
+        db_path: Path | None = None,
+        backup_dir: Path | None = None,
+        *,
+        read_only: bool = False,
+        upgrade_guard: Guard | None = None,
+    ) -> Library:
+        """Open a database, migrating it first (backed up before, refused when too new).
+
+        With `db_path`, storage faults (damaged, read-only, full, busy) raise the
+        library's own errors, one line each (store/faults.py). `read_only` opens the
+        file without ever writing to it; `upgrade_guard` is held while migrating.
+        """
+        if read_only and db_path is not None:
+            engine = make_read_only_engine(db_path)
+        else:
+            engine = make_engine(url)
+        if db_path is not None:
+            translate_errors(engine, db_path, backup_dir)
+        try:
+            upgrade_to_head(engine, db_path, backup_dir, upgrade_guard, read_only)
+        except BaseException:
+            engine.dispose()
+            raise
         return cls(engine)
 
     def close(self) -> None:
@@ -72,6 +100,30 @@ class Library:
     def generation(self) -> int:
         """A counter raised by every committed write; the index stores the one it reflects."""
         return self._db.generation()
+
+    def quick_check(self, budget_s: float | None = None) -> list[str] | None:
+        """SQLite's quick structural check of every page; empty when sound.
+
+        With `budget_s`, a check that would take longer is abandoned and None returned
+        (no verdict): it reads the whole file, about 0.2 s per 10 MB.
+        """
+        with self._db.read() as connection:
+            if connection.dialect.name != "sqlite":
+                return []
+            driver = connection.connection.driver_connection
+            if budget_s is not None and driver is not None:
+                deadline = time.monotonic() + budget_s
+                driver.set_progress_handler(lambda: time.monotonic() > deadline, 20_000)
+            try:
+                rows = connection.exec_driver_sql("PRAGMA quick_check").fetchall()
+            except OperationalError as error:
+                if "interrupt" in str(error):
+                    return None
+                raise
+            finally:
+                if budget_s is not None and driver is not None:
+                    driver.set_progress_handler(None, 0)
+        return [f"database: {message}" for (message,) in rows if message != "ok"]
 
     def integrity_problems(self) -> list[str]:
         """What SQLite's own checks report (empty when the database is sound)."""

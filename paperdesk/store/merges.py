@@ -17,7 +17,12 @@ from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.store.database import SubStore, Write
 from paperdesk.store.notes import write_note
-from paperdesk.store.papers import not_duplicates_of, require_ids, tracked_with_links
+from paperdesk.store.papers import (
+    STATE_COLUMNS,
+    not_duplicates_of,
+    require_ids,
+    tracked_with_links,
+)
 from paperdesk.store.tables import (
     annotations_t,
     authors_t,
@@ -29,6 +34,7 @@ from paperdesk.store.tables import (
     now,
     paper_tags_t,
     papers_t,
+    state_t,
 )
 
 
@@ -105,8 +111,12 @@ def _merge_cluster(w: Write, merge: PaperMerge) -> None:
         connection.execute(delete(papers_t).where(papers_t.c.id.in_(others)))
         values = dict(merge.values)
         authors = values.pop("authors", None)
+        # The user's decisions (the best rating, the furthest status) live in the state.
+        state = {name: values.pop(name) for name in STATE_COLUMNS if name in values}
+        if values:
+            connection.execute(update(papers_t).where(papers_t.c.id == survivor).values(**values))
         connection.execute(
-            update(papers_t).where(papers_t.c.id == survivor).values(**values, updated=now())
+            update(state_t).where(state_t.c.paper_id == survivor).values(**state, updated=now())
         )
         if authors is not None:
             connection.execute(delete(authors_t).where(authors_t.c.paper_id == survivor))

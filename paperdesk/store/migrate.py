@@ -9,18 +9,19 @@ call) then costs one SELECT instead of loading Alembic and its scripts.
 from __future__ import annotations
 
 import logging
-import sqlite3
-from datetime import datetime
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 from sqlalchemy import Engine, inspect, text
 
-from paperdesk.core.errors import LibraryError
+from paperdesk.core.errors import LibraryError, ReadOnlyLibraryError
+from paperdesk.store.sqlite_copies import backup_sqlite
 
 log = logging.getLogger(__name__)
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 #: The newest migration in migrations/versions (a test keeps the two in step).
-SCHEMA_HEAD = "0002_annotations"
+SCHEMA_HEAD = "0003"
 
 
 def current_revision(engine: Engine) -> str | None:
@@ -30,11 +31,38 @@ def current_revision(engine: Engine) -> str | None:
         return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
 
 
-def upgrade_to_head(engine: Engine, db_path: Path | None, backup_dir: Path | None) -> None:
-    """Bring the schema to this code's head, refusing a library written by newer code."""
-    current = current_revision(engine)
-    if current == SCHEMA_HEAD:
+Guard = Callable[[], AbstractContextManager[object]]
+
+
+def upgrade_to_head(
+    engine: Engine,
+    db_path: Path | None,
+    backup_dir: Path | None,
+    guard: Guard | None = None,
+    read_only: bool = False,
+) -> None:
+    """Bring the schema to this code's head, refusing a library written by newer code.
+
+    `guard` (the library's write lock) is held while upgrading, so two programs opening
+    a new or old library at once do not both create or upgrade it; the revision is read
+    again inside it.
+    """
+    if current_revision(engine) == SCHEMA_HEAD:
         return
+    with (guard or nullcontext)():
+        current = current_revision(engine)
+        if current == SCHEMA_HEAD:
+            return
+        _upgrade(engine, current, db_path, backup_dir, read_only)
+
+
+def _upgrade(
+    engine: Engine,
+    current: str | None,
+    db_path: Path | None,
+    backup_dir: Path | None,
+    read_only: bool,
+) -> None:
     from alembic import command
     from alembic.script import ScriptDirectory
 
@@ -44,6 +72,11 @@ def upgrade_to_head(engine: Engine, db_path: Path | None, backup_dir: Path | Non
         raise LibraryError(
             f"this library was written by a newer paperdesk (schema {current}); "
             "update paperdesk to open it"
+        )
+    if read_only:
+        raise ReadOnlyLibraryError(
+            f"the library {db_path} needs its schema brought up to date, which a "
+            "read-only library cannot have: open it once where it can be written"
         )
     if current is not None and db_path is not None and backup_dir is not None:
         backup_path = backup_sqlite(db_path, backup_dir, reason=f"before-upgrade-{current}")
@@ -65,20 +98,3 @@ def head_revision() -> str | None:
     from alembic.script import ScriptDirectory
 
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
-
-
-def backup_sqlite(db_path: Path, backup_dir: Path, reason: str) -> Path:
-    """Copy a live database consistently with SQLite's online backup API."""
-    backup_dir.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    target = backup_dir / f"library-{stamp}-{reason}.sqlite3"
-    source = sqlite3.connect(db_path)
-    try:
-        destination = sqlite3.connect(target)
-        try:
-            source.backup(destination)
-        finally:
-            destination.close()
-    finally:
-        source.close()
-    return target

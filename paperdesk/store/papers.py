@@ -10,6 +10,7 @@ import json
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -32,6 +33,7 @@ from paperdesk.core.fields import Field, FieldType
 from paperdesk.core.models import Annotation, Identifiers, Paper, Status
 from paperdesk.core.rules import check_rating, clean_title, rating_label
 from paperdesk.core.text import normalise_for_matching
+from paperdesk.store.bulk import Groups, chosen_ids, missing_ids, read_groups
 from paperdesk.store.database import SubStore, Write
 from paperdesk.store.journal import Journal, Step
 from paperdesk.store.tables import (
@@ -47,10 +49,15 @@ from paperdesk.store.tables import (
     paper_tags_t,
     papers_t,
     shortlists_t,
+    state_t,
     tags_t,
 )
 
 MatchKeys = tuple[int, str, str | None, str | None, str | None, str | None]
+#: A paper's fields kept in the narrow state table (store/schema.py PaperStateRow).
+STATE_COLUMNS = ("status", "rating", "updated")
+#: Papers with their state: every read of a whole paper or of its order goes through it.
+PAPERS_WITH_STATE = papers_t.join(state_t, state_t.c.paper_id == papers_t.c.id)
 
 #: The column each kind of match key lives in (services/matching.py names the kinds).
 MATCH_COLUMNS = {
@@ -80,7 +87,8 @@ def _order_by(field: Field) -> Any:
             .where(paper_tags_t.c.paper_id == papers_t.c.id)
             .scalar_subquery()
         )
-    column = papers_t.c[field.name]
+    table = state_t if field.name in STATE_COLUMNS else papers_t
+    column = table.c[field.name]
     return func.lower(column) if caseless else column
 
 
@@ -122,8 +130,19 @@ class PaperStore(SubStore):
         if column is None:
             raise InvalidValueError(f"cannot sort by {sort!r}")
         order = [column.desc() if descending else column.asc(), papers_t.c.id]
+        query = select(papers_t.c.id).select_from(PAPERS_WITH_STATE).order_by(*order)
         with self._db.read() as connection:
-            return list(connection.scalars(select(papers_t.c.id).order_by(*order)))
+            return list(connection.scalars(query))
+
+    def ids_with_status(self, status: str) -> list[int]:
+        """The papers of one status, oldest first (the sidebar's status entries)."""
+        query = (
+            select(state_t.c.paper_id)
+            .where(state_t.c.status == status)
+            .order_by(state_t.c.paper_id)
+        )
+        with self._db.read() as connection:
+            return list(connection.scalars(query))
 
     def iter_all(self, batch_size: int = 2000) -> Iterator[list[Paper]]:
         """Every paper, in id order, in batches (for indexing and whole-library export)."""
@@ -215,7 +234,12 @@ class PaperStore(SubStore):
         result: dict[int, dict[str, Any]] = {}
         with self._db.read() as connection:
             for chunk in chunked(list(ids)):
-                for row in connection.execute(select(papers_t).where(papers_t.c.id.in_(chunk))):
+                query = (
+                    select(papers_t, *(state_t.c[name] for name in STATE_COLUMNS))
+                    .select_from(PAPERS_WITH_STATE)
+                    .where(papers_t.c.id.in_(chunk))
+                )
+                for row in connection.execute(query):
                     result[row.id] = {**row._mapping, "authors": ()}
                 authors = names_by_paper(connection, _authors_of(chunk))
                 for paper_id, names in authors.items():
@@ -235,7 +259,10 @@ class PaperStore(SubStore):
         title = clean_title(title)
         with self._db.action("Edit title") as w:
             (paper_id,) = require_ids(w.connection, [paper_id])
-            with w.journal.tracked_ids(papers_t, "id", [paper_id]):
+            with (
+                w.journal.tracked_ids(papers_t, "id", [paper_id]),
+                w.journal.tracked_ids(state_t, "paper_id", [paper_id], only=["updated"]),
+            ):
                 w.connection.execute(
                     update(papers_t)
                     .where(papers_t.c.id == paper_id)
@@ -243,9 +270,9 @@ class PaperStore(SubStore):
                         title=title,
                         title_is_derived=False,
                         title_key=normalise_for_matching(title),
-                        updated=now(),
                     )
                 )
+                touch(w.connection, [paper_id])
         return Changes("Edit title", ids_of([paper_id]))
 
     def set_citation_keys(self, keys: dict[int, str]) -> Changes:
@@ -269,25 +296,40 @@ class PaperStore(SubStore):
         return Changes(label, ids_of(ids), papers_added_or_removed=True, tags=True, shortlists=True)
 
     def _set_field(self, ids: Sequence[int], column: str, value: object, label: str) -> Changes:
+        """One state column set on many papers (Ctrl+A, S on 100,000 of them)."""
         with self._db.action(label) as w:
-            ids = require_ids(w.connection, ids)
-            write_field(w, ids, column, value)
-        return Changes(label, ids_of(ids))
+            changing = set_state(w, ids, column, value)
+        return Changes(label, ids_of(changing))
 
 
 # --------------------------------------------------------------------- shared helpers
 
 
-def write_field(w: Write, ids: Sequence[int], column: str, value: object) -> None:
-    """Set one column of these papers inside the caller's action, journaling only it."""
-    with w.journal.tracked_ids(papers_t, "id", ids, only=[column, "updated"]):
+def set_state(w: Write, ids: Sequence[int], column: str, value: object) -> list[int]:
+    """Set one state column of these papers inside the caller's action; the ids changed.
+
+    One read of the old values finds the missing ids and the papers that change; the
+    new states follow from it, so the journal needs no second read. Papers that already
+    have the value are left alone and are not returned.
+    """
+    wanted = unique(ids)
+    columns = (column, "updated")
+    differs = state_t.c[column] != value
+    with chosen_ids(w.connection, wanted) as chosen:
+        connection = w.connection
+        if missing := missing_ids(connection, state_t, "paper_id", chosen, wanted):
+            raise _not_found(missing)
+        before = read_groups(connection, state_t, "paper_id", columns, chosen, differs)
+        changing = [paper_id for _, group in before for paper_id in group]
         stamp = now()
-        for chunk in chunked(ids):
-            w.connection.execute(
-                update(papers_t)
-                .where(papers_t.c.id.in_(chunk), papers_t.c[column] != value)
-                .values({column: value, "updated": stamp})
-            )
+        connection.execute(
+            update(state_t)
+            .where(state_t.c.paper_id.in_(chosen), differs)
+            .values({column: value, "updated": stamp})
+        )
+        after = [((value, stamp), changing)] if changing else []
+        w.journal.record_groups(state_t, Groups("paper_id", columns, before, after))
+    return changing
 
 
 def unique(ids: Iterable[int]) -> list[int]:
@@ -305,11 +347,21 @@ def existing_ids(connection: Connection, ids: Iterable[int]) -> set[int]:
 def require_ids(connection: Connection, ids: Sequence[int]) -> list[int]:
     """The ids, deduplicated; NotFoundError naming those that do not exist."""
     wanted = unique(ids)
-    missing = sorted(set(wanted) - existing_ids(connection, wanted))
-    if missing:
-        listed = ", ".join(str(i) for i in missing[:10])
-        raise NotFoundError(f"no paper with id {listed}")
+    if missing := sorted(set(wanted) - existing_ids(connection, wanted)):
+        raise _not_found(missing)
     return wanted
+
+
+def _not_found(missing: Sequence[int]) -> NotFoundError:
+    return NotFoundError(f"no paper with id {', '.join(str(i) for i in missing[:10])}")
+
+
+def touch(connection: Connection, ids: Sequence[int], stamp: datetime | None = None) -> None:
+    """Record that these papers changed now (their `updated` time)."""
+    for chunk in chunked(list(ids)):
+        connection.execute(
+            update(state_t).where(state_t.c.paper_id.in_(chunk)).values(updated=stamp or now())
+        )
 
 
 def not_duplicates_of(ids: Sequence[int]) -> ColumnElement[bool]:
@@ -319,6 +371,7 @@ def not_duplicates_of(ids: Sequence[int]) -> ColumnElement[bool]:
 
 #: Tables whose rows belong to one paper (by `paper_id`), besides "not duplicates" pairs.
 LINKED_TABLES = (
+    state_t,
     authors_t,
     paper_tags_t,
     notes_t,
@@ -422,7 +475,12 @@ def load_papers(connection: Connection, ids: list[int]) -> dict[int, Paper]:
     )
     annotations = annotations_by_paper(connection, ids)
     result: dict[int, Paper] = {}
-    for row in connection.execute(select(papers_t).where(papers_t.c.id.in_(ids))):
+    query = (
+        select(papers_t, state_t.c.status, state_t.c.rating, state_t.c.updated)
+        .select_from(PAPERS_WITH_STATE)
+        .where(papers_t.c.id.in_(ids))
+    )
+    for row in connection.execute(query):
         result[row.id] = Paper(
             id=row.id,
             title=row.title,

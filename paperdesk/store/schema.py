@@ -44,15 +44,27 @@ class PaperRow(Base):
     url: Mapped[str | None] = mapped_column(String)
     entry_type: Mapped[str | None] = mapped_column(String)
     citation_key: Mapped[str | None] = mapped_column(String, unique=True)
-    status: Mapped[str] = mapped_column(String, default="new", index=True)
-    rating: Mapped[int] = mapped_column(Integer, default=0)
     added: Mapped[datetime] = mapped_column(DateTime, index=True)
-    updated: Mapped[datetime] = mapped_column(DateTime)
     fingerprint: Mapped[str] = mapped_column(String, index=True)
     # Verbatim source fields (JSON list of [name, value]) so exports can give back raw BibTeX.
     raw_fields: Mapped[str] = mapped_column(Text, default="[]")
     # Metadata a merge did not apply because the paper already had another value (JSON).
     alternatives: Mapped[str] = mapped_column(Text, default="{}")
+
+
+class PaperStateRow(Base):
+    """What the user decides about a paper, and when it last changed, in a narrow table
+    of its own: a status set on 100,000 papers rewrites 100,000 short rows here (0.25 s)
+    instead of every page of the wide papers table, abstracts and all (4 s)."""
+
+    __tablename__ = "paper_state"
+
+    paper_id: Mapped[int] = mapped_column(
+        ForeignKey("papers.id", ondelete="CASCADE"), primary_key=True
+    )
+    status: Mapped[str] = mapped_column(String, default="new", index=True)
+    rating: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[datetime] = mapped_column(DateTime)
 
 
 class AuthorRow(Base):

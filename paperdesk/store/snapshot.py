@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 
 from paperdesk.core.errors import InvalidValueError, LibraryError
 from paperdesk.store.database import SubStore
+from paperdesk.store.papers import STATE_COLUMNS
 from paperdesk.store.tables import (
     annotations_t,
     authors_t,
@@ -33,6 +34,7 @@ from paperdesk.store.tables import (
     papers_t,
     saved_t,
     shortlists_t,
+    state_t,
     tags_t,
 )
 
@@ -146,6 +148,11 @@ def restore_state(connection: Connection, state: Mapping[str, Sequence[Mapping[s
         _insert(connection, papers_t, [_paper_row(p) for p in papers])
         _insert(
             connection,
+            state_t,
+            [{"paper_id": p["id"], **{c: p[c] for c in STATE_COLUMNS}} for p in papers],
+        )
+        _insert(
+            connection,
             authors_t,
             [
                 {"paper_id": p["id"], "position": position, "name": name}
@@ -192,10 +199,14 @@ def _papers(connection: Connection) -> list[dict[str, Any]]:
     )
     for paper_id, name in connection.execute(query):
         authors[paper_id].append(name)
+    states = {row.pop("paper_id"): row for row in _rows(connection, state_t)}
     papers = _rows(connection, papers_t)
     for paper in papers:
         for column in _JSON_COLUMNS:
             paper[column] = json.loads(paper[column])
+        # A backup keeps a paper's state on the paper, as it was before the state
+        # had a table of its own (store/schema.py PaperStateRow).
+        paper.update(states[paper["id"]])
         paper["authors"] = authors.get(paper["id"], [])
     return papers
 

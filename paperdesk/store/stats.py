@@ -9,7 +9,7 @@ from paperdesk.store.database import SubStore
 from paperdesk.store.imports import list_batches
 from paperdesk.store.saved import list_saved_searches
 from paperdesk.store.shortlists import list_shortlists
-from paperdesk.store.tables import notes_t, papers_t
+from paperdesk.store.tables import notes_t, papers_t, state_t
 from paperdesk.store.tags import list_tags
 
 
@@ -24,7 +24,7 @@ class StatsStore(SubStore):
         with self._db.snapshot() as connection:
             overview = _overview(connection)
             rated = connection.scalar(
-                select(func.count()).select_from(papers_t).where(papers_t.c.rating > 0)
+                select(func.count()).select_from(state_t).where(state_t.c.rating > 0)
             )
             with_notes = connection.scalar(select(func.count()).select_from(notes_t))
             by_venue_year = _venue_year_counts(connection)
@@ -42,7 +42,7 @@ class StatsStore(SubStore):
 
 def _overview(connection: Connection) -> Overview:
     papers = connection.scalar(select(func.count()).select_from(papers_t))
-    query = select(papers_t.c.status, func.count()).group_by(papers_t.c.status)
+    query = select(state_t.c.status, func.count()).group_by(state_t.c.status)
     counts = {status: count for status, count in connection.execute(query)}
     return Overview(
         papers=int(papers or 0),

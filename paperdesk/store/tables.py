@@ -25,6 +25,7 @@ from paperdesk.store.schema import (
     NotDuplicateRow,
     NoteRow,
     PaperRow,
+    PaperStateRow,
     PaperTagRow,
     SavedSearchRow,
     ShortlistEntryRow,
@@ -35,6 +36,7 @@ from paperdesk.store.schema import (
 T = TypeVar("T")
 
 papers_t: Table = PaperRow.__table__  # type: ignore[assignment]
+state_t: Table = PaperStateRow.__table__  # type: ignore[assignment]
 authors_t: Table = AuthorRow.__table__  # type: ignore[assignment]
 tags_t: Table = TagRow.__table__  # type: ignore[assignment]
 paper_tags_t: Table = PaperTagRow.__table__  # type: ignore[assignment]

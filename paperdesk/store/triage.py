@@ -15,9 +15,16 @@ from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.models import PaperRecord, Status
 from paperdesk.core.triage import LABELS, STATUS_OF, Decision, LoggedDecision
 from paperdesk.store.database import SubStore
-from paperdesk.store.papers import require_ids, write_field
+from paperdesk.store.papers import set_state
 from paperdesk.store.shortlists import append_entries, ensure_shortlist
-from paperdesk.store.tables import chunked, decisions_t, highlight_words_t, now, papers_t
+from paperdesk.store.tables import (
+    chunked,
+    decisions_t,
+    highlight_words_t,
+    now,
+    papers_t,
+    state_t,
+)
 
 #: A rating from which a paper counts for the ranking whatever its status.
 _RATED_FROM = 1
@@ -29,8 +36,7 @@ class TriageStore(SubStore):
         keeps_to = shortlist if decision == Decision.KEEP and shortlist else None
         label = LABELS[decision] + (f" to {keeps_to}" if keeps_to else "")
         with self._db.action(label) as w:
-            (paper_id,) = require_ids(w.connection, [paper_id])
-            write_field(w, [paper_id], "status", STATUS_OF[decision].value)
+            set_state(w, [paper_id], "status", STATUS_OF[decision].value)
             if keeps_to:
                 append_entries(w, ensure_shortlist(w, keeps_to), [paper_id])
             with w.journal.tracked(decisions_t, decisions_t.c.paper_id == paper_id):
@@ -53,24 +59,26 @@ class TriageStore(SubStore):
         found: dict[int, Status] = {}
         with self._db.read() as connection:
             for chunk in chunked(list(ids)):
-                query = select(papers_t.c.id, papers_t.c.status).where(papers_t.c.id.in_(chunk))
+                query = select(state_t.c.paper_id, state_t.c.status).where(
+                    state_t.c.paper_id.in_(chunk)
+                )
                 found.update((i, Status(s)) for i, s in connection.execute(query))
         return found
 
     def judged(self, ids: Sequence[int] | None = None) -> Iterator[tuple[int, Status, int]]:
         """(id, status, rating) of papers the user has judged: a status other than new,
         or a rating. All of them, or those among `ids`."""
-        judged = or_(papers_t.c.status != Status.NEW.value, papers_t.c.rating >= _RATED_FROM)
-        columns = (papers_t.c.id, papers_t.c.status, papers_t.c.rating)
+        judged = or_(state_t.c.status != Status.NEW.value, state_t.c.rating >= _RATED_FROM)
+        columns = (state_t.c.paper_id, state_t.c.status, state_t.c.rating)
         with self._db.read() as connection:
             if ids is None:
                 for row in connection.execute(select(*columns).where(judged)):
-                    yield row.id, Status(row.status), row.rating
+                    yield row.paper_id, Status(row.status), row.rating
                 return
             for chunk in chunked(list(ids)):
-                query = select(*columns).where(papers_t.c.id.in_(chunk))
+                query = select(*columns).where(state_t.c.paper_id.in_(chunk))
                 for row in connection.execute(query):
-                    yield row.id, Status(row.status), row.rating
+                    yield row.paper_id, Status(row.status), row.rating
 
     def text_keys(self) -> Iterator[tuple[int, str]]:
         """(id, key) of every paper, the key changing whenever the text the ranking reads

@@ -45,6 +45,11 @@ _PLAIN_MATH = re.compile(r"[^\\{}^_~&%']*")
 _TEXT_SPECIALS = re.compile(r"--|`|''|~")  # typography only pylatexenc's parser reads
 
 
+# Deeper brace nesting than any formula is written with: a tree that deep would exhaust
+# the recursion of the walkers (and pylatexenc's), so such a fragment is shown unread.
+MAX_NESTING = 50
+
+
 @lru_cache(maxsize=1 << 14)
 def math_events(content: str) -> tuple[Event, ...]:
     """One math segment. A lone letter is italic, as a variable is in typeset math."""
@@ -53,6 +58,8 @@ def math_events(content: str) -> tuple[Event, ...]:
         return (ON[ITALIC], letter, OFF[ITALIC])
     if _PLAIN_MATH.fullmatch(content):  # `9`, `94.2`, `0.03-0.15`: nothing to convert
         return (content,)
+    if _too_deep(content):
+        return (_unread(content),)
     nodes = parse_simple(content)
     if nodes is None:
         return _latex_events("$" + content + "$", math=False)  # pylatexenc sees the `$`
@@ -62,6 +69,8 @@ def math_events(content: str) -> tuple[Event, ...]:
 @lru_cache(maxsize=1 << 14)
 def text_fragment_events(source: str) -> tuple[Event, ...]:
     """A macro with its arguments, a dash or a quote, outside math."""
+    if _too_deep(source):
+        return (_unread(source),)
     nodes = None if _TEXT_SPECIALS.search(source) else parse_simple(source)
     if nodes is None:
         return _latex_events(source, math=False)
@@ -72,9 +81,28 @@ def text_fragment_events(source: str) -> tuple[Event, ...]:
 def _latex_events(source: str, math: bool) -> tuple[Event, ...]:
     """A LaTeX fragment as events, through pylatexenc's parser."""
     nodes = parse_latex(source)
-    if nodes is None:  # the source without its markup characters is still readable
-        return (re.sub(r"[\\{}$]", "", source),)
+    if nodes is None:
+        return (_unread(source),)
     return tuple(_node_list_events(nodes, math))
+
+
+def _unread(source: str) -> str:
+    """A fragment that cannot be read: without its markup characters, still readable."""
+    return re.sub(r"[\\{}$]", "", source)
+
+
+def _too_deep(source: str) -> bool:
+    if source.count("{") <= MAX_NESTING:
+        return False
+    depth = 0
+    for char in source:
+        if char == "{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return True
+        elif char == "}":
+            depth = max(depth - 1, 0)
+    return False
 
 
 def _node_list_events(nodes: Sequence[Node], math: bool) -> list[Event]:
@@ -211,7 +239,18 @@ def _own_macro_events(node: Macro, args: list[Node], math: bool) -> list[Event]:
         return [_verbatim(last)]
     if name == "footnote":
         return [" (", *_walk_argument(last, math), ")"]
+    if name in ("nth", "mkbibordinal"):
+        return [_ordinal(events_text(_walk_argument(last, math)).strip())]
     return _walk_argument(last, math)  # \href, \textcolor: the text, not its target
+
+
+def _ordinal(number: str) -> str:
+    """`\\nth{3}` -> 3rd, `\\nth{11}` -> 11th; anything but a number as it is."""
+    if not number.isdigit():
+        return number
+    if number[-2:] in ("11", "12", "13"):
+        return number + "th"
+    return number + {"1": "st", "2": "nd", "3": "rd"}.get(number[-1], "th")
 
 
 def _double_struck(text: str) -> str:
@@ -240,10 +279,23 @@ def _symbol_events(node: Macro, rest: Sequence[Node], math: bool) -> tuple[list[
         converted = macro_text(node.parsed)
         text = name if converted is None else converted
     text = unicodedata.normalize("NFC", text)
+    if name == "~":
+        text = _tilde_meant_as_caron(text)
     # The blank after `\log` in `\log n` stays readable; the one in `\c c` only parted
     # the accent from its argument.
     takes_argument = any(arg is not None for arg in node.args)
     return [text + " " if text and node.post_space and not takes_argument else text], 0
+
+
+def _tilde_meant_as_caron(text: str) -> str:
+    """`Ne\\~{s}et\\~{r}il` -> Nešetřil: no orthography puts a tilde on s, r, c or z
+    (Unicode has no such letters), and bibliographies that do mean the caron of Czech
+    and Slovak names. Letters that take a tilde (ã, ñ, õ) keep it.
+    """
+    if len(text) != 2 or text[1] != "\u0303":
+        return text
+    caron = unicodedata.normalize("NFC", text[0] + "\u030c")
+    return caron if len(caron) == 1 else text
 
 
 def _unknown_macro_events(node: Macro, rest: Sequence[Node], math: bool) -> tuple[list[Event], int]:
@@ -255,10 +307,15 @@ def _unknown_macro_events(node: Macro, rest: Sequence[Node], math: bool) -> tupl
         text = name[1]
     else:
         args, taken = _take_arguments(node, rest, 1)
-        if args:
+        if args and not _is_empty_group(args[-1]):
             return _walk_argument(args[-1], math), taken
-        text = name
+        # `\ModelName{}` ends the name with an empty group, as `\LaTeX{}` does
+        return [name + " " if node.post_space else name], taken
     return [text + " " if node.post_space else text], 0
+
+
+def _is_empty_group(node: Node) -> bool:
+    return isinstance(node, Group) and not node.children
 
 
 def _operand(events: list[Event]) -> list[Event]:

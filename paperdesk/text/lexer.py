@@ -12,10 +12,23 @@ from __future__ import annotations
 
 import html
 import re
+import string
 import unicodedata
 from dataclasses import dataclass, field
 
-from paperdesk.text.events import BOLD, CODE, ITALIC, OFF, ON, SUB, SUP, Delim, Event, Tag
+from paperdesk.text.events import (
+    BOLD,
+    CODE,
+    ITALIC,
+    OFF,
+    ON,
+    SUB,
+    SUP,
+    Delim,
+    Event,
+    Tag,
+    events_text,
+)
 from paperdesk.text.latex import math_events, text_fragment_events
 from paperdesk.text.macros import (
     CLOSE_QUOTE,
@@ -37,6 +50,8 @@ _HTML_ELEMENTS = frozenset(
     "td th thead tr tt u ul".split()
 )
 
+# `\"a`, `\'{E}`, `\c c`, `\~{\i}`: an accent and the letter it goes on.
+ACCENT = r"\\(?:[\"'^`~=.]|[cHvkurdb](?![a-zA-Z])\s*)(?:\{[^{}]*\}|\\?[a-zA-Z])"
 _TOKEN = re.compile(
     r"""
       (?P<math>\\\(.*?\\\)|\\\[.*?\\\]
@@ -52,7 +67,10 @@ _TOKEN = re.compile(
     + "|".join(INVISIBLE_MACROS)
     + r""")(?![a-zA-Z])\s*)
     | (?P<item>\\item(?![a-zA-Z])\s*)
-    | (?P<accent>\\(?:["'^`~=.]|[cHvkurdb](?![a-zA-Z])\s*)(?:\{[^{}]*\}|\\?[a-zA-Z]))
+    | (?P<char>\\char\s*(?:`\\?.|\d{1,7}|'[0-7]{1,7}|"[0-9A-Fa-f]{1,6}))
+    | (?P<accent>"""
+    + ACCENT
+    + r""")
     | (?P<quote>\\(?:"""
     + "|".join(QUOTE_MACROS)
     + r""")\s*\{)
@@ -79,6 +97,9 @@ _TOKEN_START = re.compile(r"[$\\{}<&`~*_]|--|''")
 _UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _AMOUNT = re.compile(r"\d[\d,.]*")
 _LATEXISH = re.compile(r"[\\^_{}]")
+_CONTROL_WORD = re.compile(r"\\[a-zA-Z]+")
+# What follows the backslash of a command for a letter: a name (`\ss`) or an accent.
+_LETTER_COMMAND_STARTS = frozenset(string.ascii_letters + "\"'^`~=.")
 _PROSE = re.compile(r"[^\W\d_]{2,} [^\W\d_]{2,} [^\W\d_]{2,}")  # three words in a row
 
 
@@ -125,8 +146,12 @@ def _lex(source: str) -> list[Event]:
             events.append(" ")
         elif kind == "item":
             events.append(" • ")
-        elif kind in ("accent", "macro", "typography"):
+        elif kind in ("accent", "typography"):
             events.extend(text_fragment_events(token))
+        elif kind == "macro":
+            pos = text_start = _macro(source, m.end(), token, events)
+        elif kind == "char":
+            events.append(_character(token))
         elif kind == "quote":
             events.append(OPEN_QUOTE)
             scopes.append(_Scope([CLOSE_QUOTE]))
@@ -164,6 +189,46 @@ def _lex(source: str) -> list[Event]:
     for scope in reversed(scopes):
         events.extend(reversed(scope.closers))
     return events
+
+
+def _macro(source: str, end: int, token: str, events: list[Event]) -> int:
+    """A macro and its arguments as events; returns where lexing goes on.
+
+    A macro shown by its own name (`\\ModelName`, `\\TeX`) is a word of its own, never
+    glued to the word before it; a bare one that stands for a letter, a dash or a
+    space (`Stra\\ss e`, `subscriptions\\Dash What`) eats the blanks after it, as TeX does.
+    """
+    fragment = text_fragment_events(token)
+    shown = events_text(fragment)
+    bare = _CONTROL_WORD.fullmatch(token)
+    if bare and shown == token[1:] and events and _ends_in_word(events[-1]):
+        events.append(" ")
+    events.extend(fragment)
+    if bare and len(shown) == 1 and (shown.isalpha() or shown.isspace() or shown in "–—"):
+        return _after_blanks(source, end)
+    return end
+
+
+def _ends_in_word(event: Event) -> bool:
+    return isinstance(event, str) and event[-1:].isalnum()
+
+
+def _after_blanks(source: str, position: int) -> int:
+    while position < len(source) and source[position] in " \t\n":
+        position += 1
+    return position
+
+
+def _character(token: str) -> str:
+    """`\\char92`, `\\char'134`, `\\char"5C`, ``\\char`\\\\``: the character with that code."""
+    code = token[5:].lstrip()
+    if code.startswith("`"):
+        return code[-1]
+    number = (
+        int(code[1:], 8) if code[0] == "'" else int(code[1:], 16) if code[0] == '"' else int(code)
+    )
+    # TeX's codes below 32 are font-specific glyphs, not characters a reader knows.
+    return chr(number) if 32 <= number < 0x110000 and not 0xD800 <= number < 0xE000 else ""
 
 
 def _strip_math_delimiters(token: str) -> str:
@@ -231,7 +296,8 @@ def _delims(run: str, source: str, start: int, end: int) -> list[Event]:
     """A `*`/`_` run as Markdown delimiters, with CommonMark's flanking rules.
 
     The neighbours are looked for past LaTeX braces, which BibTeX writers put around
-    words (`{Q}*-learning`) and which show as nothing.
+    words (`{Q}*-learning`) and which show as nothing; a command after them stands for
+    a letter (`*e.g.*{\\'e}`, as an ASCII export writes `*e.g.*é`).
     """
     before_at = start - 1
     while before_at >= 0 and source[before_at] in "{}":
@@ -241,6 +307,9 @@ def _delims(run: str, source: str, start: int, end: int) -> list[Event]:
         after_at += 1
     before = source[before_at] if before_at >= 0 else " "
     after = source[after_at] if after_at < len(source) else " "
+    if after == "\\" and source[after_at + 1 : after_at + 2] in _LETTER_COMMAND_STARTS:
+        after = "a"  # `{\'e}`, `{\ss}`: a command for a letter is a word character
+
     if len(run) > 3 or (run[0] == "*" and before.isdigit() and after.isdigit()):
         return [run]  # `2*3 = 6`, `2**10` are arithmetic
     left = not after.isspace() and (

@@ -77,7 +77,7 @@ OPEN_QUOTE, CLOSE_QUOTE = "\u201c", "\u201d"
 # Macros that only steer TeX (`{\relax Yu}` keeps BibTeX from abbreviating "Yu").
 INVISIBLE_MACROS = ("relax", "protect", "nobreak", "noindent", "ignorespaces", "xspace")
 
-FRACTIONS = frozenset({"frac", "dfrac", "tfrac", "cfrac", "nicefrac", "sfrac", "binom"})
+FRACTIONS = frozenset({"frac", "dfrac", "tfrac", "cfrac", "nicefrac", "sfrac", "textfrac", "binom"})
 CITATIONS = re.compile(r"(?:no)?cite[a-z]*|(?:paren|text|auto|foot)cite")
 COMBINING_ACCENTS = {
     "tilde": "\u0303",
@@ -100,6 +100,8 @@ OWN_ARGUMENTS = {
     **dict.fromkeys(FRACTIONS, 2),
     **dict.fromkeys(QUOTE_MACROS, 1),
     "sqrt": 1,
+    "nth": 1,
+    "mkbibordinal": 1,
     "mathbb": 1,
     "mathds": 1,
     "mathbbm": 1,
@@ -109,8 +111,17 @@ OWN_ARGUMENTS = {
     "textcolor": 2,
 }
 # Macros pylatexenc has no (or another) text for: `\|`, ones papers often define for
-# themselves, and the escapes BibTeX writers put in text (`\textbraceleft{}`).
+# themselves, the logos and spacing of TeX-world bibliographies (TUGboat's `\Dash` is
+# an em dash), and the escapes BibTeX writers put in text (`\textbraceleft{}`).
 OWN_SYMBOLS = {
+    "TeX": "TeX",
+    "LaTeX": "LaTeX",
+    "LaTeXe": "LaTeX2e",
+    "BibTeX": "BibTeX",
+    "Dash": "—",
+    "thinspace": " ",
+    "enspace": " ",
+    "negthinspace": "",
     "eps": "ε",
     "R": "ℝ",
     "N": "ℕ",

@@ -6,6 +6,7 @@ import logging
 import re
 
 from paperdesk.core.text import collapse_whitespace
+from paperdesk.text.lexer import ACCENT
 from paperdesk.text.render import styled_runs
 
 logger = logging.getLogger(__name__)
@@ -45,3 +46,30 @@ _PROTECTED = {
     **{char: "\\" + char for char in "{}$&_*<"},
 }
 _MARKUP_CHARACTER = re.compile(r"[\\{}$&_*<~`]|-(?=-)|'(?=')")
+
+
+# An accent with its letter, a command with its arguments, a control symbol (`\&`).
+_COMMAND = re.compile(
+    rf"{ACCENT}|\\[a-zA-Z]+\*?(?:\[[^\[\]{{}}]*\])*(?:\s*\{{[^{{}}]*\}})*|\\[^a-zA-Z]"
+)
+
+
+def decode_commands(latex: str) -> str:
+    """LaTeX with its commands replaced by the text they stand for; braces, blanks,
+    commas and `and` kept where they are.
+
+    For BibTeX name lists, which must be split into people and name parts before they
+    are read, with a splitter that does not know commands: `Jo\\~{a}o` would part at
+    the accent, `\\rlap{Lutz Birkhahn}` lose its `\\r`. A command standing for several
+    words stays one unit (`{Lutz Birkhahn}`), as its braces made it.
+    """
+    if "\\" not in latex:
+        return latex
+
+    def readable(command: re.Match[str]) -> str:
+        text = protect_markup(to_plain(command.group()))
+        if not text:  # `\relax`, `\ `: nothing to read, but still a word break
+            return " "
+        return "{" + text + "}" if " " in text or "," in text else text
+
+    return _COMMAND.sub(readable, latex)

@@ -237,3 +237,18 @@ def test_file_with_nothing_to_import_is_a_format_error(text: str, message: str) 
 def test_authors_in_rarer_latex_forms(authors_source: str, shown: tuple[str, ...]) -> None:
     record = read_one(f"@article{{k, title = {{T}}, author = {{{authors_source}}}}}")
     assert record.authors == shown
+
+
+def test_names_are_read_after_their_latex_commands() -> None:
+    """Issue 9: the name splitter saw the macros before they were decoded."""
+    record = read_one(
+        "@article{k, title = {T}, author = {Jo\\~{a}o Silva and Ne\\~{s}et\\~{r}il, Jaroslav"
+        ' and \\\'{E}ric Dupont and \\rlap{Lutz Birkhahn} and {\\"O}zt{\\"u}rk, Ay{\\c{s}}e}}'
+    )
+    assert record.authors == (
+        "João Silva",
+        "Jaroslav Nešetřil",
+        "Éric Dupont",
+        "Lutz Birkhahn",
+        "Ayşe Öztürk",
+    )

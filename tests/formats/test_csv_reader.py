@@ -122,12 +122,13 @@ def test_no_title_column_lists_what_was_recognised() -> None:
     assert "primary title" in message
 
 
-def test_unclosed_quote_stops_reading_with_a_problem() -> None:
+def test_unclosed_quote_is_reported_and_the_text_it_swallowed_skipped() -> None:
     text = 'title,abstract\nGood,fine\nBad,"never closed\n' + "x" * 200_000 + "\n"
     result = read_csv(text, "x.csv")
     assert [r.title for r in result.records] == ["Good"]
-    assert result.problems[0].line == 3
-    assert "cannot read past this line" in result.problems[0].reason
+    (problem,) = result.problems
+    assert problem.line == 3
+    assert "a quote" in problem.reason and "lines 3-4 are not imported" in problem.reason
 
 
 @pytest.mark.parametrize(

@@ -14,9 +14,9 @@ from paperdesk.formats.csv_writer import COLUMNS, write_csv
 from tests.factories import make_paper
 
 
-def export(papers, excel_bom=False) -> str:
+def export(papers, excel_bom=False, tag_colours=()) -> str:
     stream = io.StringIO(newline="")
-    assert write_csv(papers, stream, excel_bom=excel_bom) == len(papers)
+    assert write_csv(papers, stream, excel_bom=excel_bom, tag_colours=tag_colours) == len(papers)
     return stream.getvalue()
 
 
@@ -39,21 +39,26 @@ def test_every_column_of_a_paper():
         abstract="Raw $x_1$ and \\emph{markup}\n\nsecond paragraph",
         ids=Identifiers(doi="10.1/x", url="https://example.org/a,b", openreview="AbC"),
         citation_key="sun2025k2means",
+        title_is_derived=True,
     )
-    (row,) = read_rows(export([paper]))
+    (row,) = read_rows(export([paper], tag_colours=(("graphs", "#3366ff"),)))
     assert row == {
-        "key": "sun2025k2means",
-        "title": "On the K²-means Problem",
+        "citation_key": "sun2025k2means",
+        # a stored title that reads as markup is escaped, so that it reads back as stored
+        "title": "On the \\$K^2\\$-means Problem",
         "authors": "Yi Sun; Tim Rocktäschel",
         "venue": "ICML",
         "year": "2025",
         "status": "to-read",
         "rating": "4",
         "tags": "graphs; rl/offline",
+        "tag_colours": "graphs=#3366ff",
         "shortlists": "Reading group; Thesis",
         "note": 'Line one, with "quotes"\nline two; and a comma, too',
+        "derived_title": "yes",
         "doi": "10.1/x",
         "url": "https://example.org/a,b",
+        "arxiv": "",
         "openreview": "AbC",
         "abstract": "Raw $x_1$ and \\emph{markup}\n\nsecond paragraph",
         "added": "2025-07-01T12:30:00",
@@ -63,38 +68,38 @@ def test_every_column_of_a_paper():
 def test_empty_values_are_empty_cells():
     (row,) = read_rows(export([make_paper(venue=None, year=None, authors=())]))
     assert row["venue"] == row["year"] == row["rating"] == row["authors"] == row["tags"] == ""
-    assert row["key"] == "anonlearning"
+    assert row["citation_key"] == "anonlearning"
 
 
 def test_formula_cells_are_neutralised():
     paper = make_paper(
         title='=HYPERLINK("http://evil","click")',
         authors=("+1 Author",),
-        note="-2+3",
+        note="\r-2+3",
         abstract="@SUM(A1:A2)",
         tags=("\tindented",),
-        venue="\rwhatever",
+        venue="-whatever",
     )
     (row,) = read_rows(export([paper]))
     assert row["title"] == '\'=HYPERLINK("http://evil","click")'
     assert row["authors"] == "'+1 Author"
-    assert row["note"] == "'-2+3"
+    assert row["note"] == "'\r-2+3"
     assert row["abstract"] == "'@SUM(A1:A2)"
     assert row["tags"] == "'\tindented"
-    assert row["venue"] == "'\rwhatever"
+    assert row["venue"] == "'-whatever"
     assert row["status"] == "new"  # ordinary cells are untouched
 
 
 def test_excel_bom_and_crlf_rows():
     text = export([make_paper()], excel_bom=True)
-    assert text.startswith("\ufeffkey,title,authors,")
+    assert text.startswith("\ufeffcitation_key,title,authors,")
     assert text.endswith("\r\n")
-    assert export([make_paper()]).startswith("key,")
+    assert export([make_paper()]).startswith("citation_key,")
 
 
 def test_keys_match_the_bibtex_export_and_are_unique():
     papers = [make_paper(id=1), make_paper(id=2), make_paper(id=3, citation_key="mine")]
-    keys = [row["key"] for row in read_rows(export(papers))]
+    keys = [row["citation_key"] for row in read_rows(export(papers))]
     assert keys == ["sun2025learning", "sun2025learninga", "mine"]
 
 

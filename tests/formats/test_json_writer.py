@@ -11,7 +11,11 @@ from paperdesk.formats.json_reader import read_json
 from paperdesk.formats.json_writer import write_json_records
 from tests.factories import make_paper
 
-KEYS = ["venue", "year", "title", "authors", "abstract", "url", "openreview_id", "doi", "arxiv"]
+KEYS = [
+    *("venue", "year", "title", "authors", "abstract", "url", "openreview_id", "doi", "arxiv"),
+    *("citation_key", "title_is_derived", "status", "rating", "tags", "tag_colours"),
+    *("shortlists", "note"),
+]
 
 
 def export(papers, lines: bool = False) -> str:
@@ -28,14 +32,14 @@ def test_array_in_the_corpus_keys_with_nulls_for_missing_values() -> None:
         ids=Identifiers(
             doi="10.1234/abc.5", arxiv="2401.01234", openreview="Abc-123_x", url="https://x.org"
         ),
-        tags=("private",),
-        note="a note is not interchange data",
+        tags=("graphs",),
+        note="the user's note comes along",
         rating=5,
+        citation_key="rocktaschel2025uber",
     )
     bare = make_paper(title="Bare", authors=(), venue=None, year=None)
     text = export([full, bare])
     assert "Rocktäschel" in text  # UTF-8, not \u escapes
-    assert "private" not in text and "a note" not in text
     objects = json.loads(text)
     assert [list(o) for o in objects] == [KEYS, KEYS]
     assert objects[0] == {
@@ -48,8 +52,25 @@ def test_array_in_the_corpus_keys_with_nulls_for_missing_values() -> None:
         "openreview_id": "Abc-123_x",
         "doi": "10.1234/abc.5",
         "arxiv": "2401.01234",
+        "citation_key": "rocktaschel2025uber",
+        "title_is_derived": False,
+        "status": "new",
+        "rating": 5,
+        "tags": ["graphs"],
+        "tag_colours": {},
+        "shortlists": [],
+        "note": "the user's note comes along",
     }
-    assert objects[1] == dict.fromkeys(KEYS) | {"title": "Bare", "authors": [], "abstract": ""}
+    assert objects[1] == dict.fromkeys(KEYS) | {
+        "title": "Bare",
+        "authors": [],
+        "abstract": "",
+        "title_is_derived": False,
+        "status": "new",
+        "tags": [],
+        "tag_colours": {},
+        "shortlists": [],
+    }
 
 
 def test_json_lines_one_object_per_line() -> None:

@@ -49,7 +49,10 @@ def test_a_reading_list_reads_well():
 @pytest.mark.parametrize(
     ("ids", "link"),
     [
-        (Identifiers(url="https://x.org/a b(c)", doi="10.1234/x"), "https://x.org/a%20b%28c%29"),
+        (Identifiers(url="https://x.org/a_b(c)", doi="10.1234/x"), "https://x.org/a_b%28c%29"),
+        # only http(s) pages are linked: anything else is data, not a link
+        (Identifiers(url="javascript:alert(1)", doi="10.1234/x"), "https://doi.org/10.1234/x"),
+        (Identifiers(url="file:///bin/sh", arxiv="2501.01234"), "https://arxiv.org/abs/2501.01234"),
         (Identifiers(doi="10.1234/x", arxiv="2501.01234"), "https://doi.org/10.1234/x"),
         (Identifiers(arxiv="2501.01234"), "https://arxiv.org/abs/2501.01234"),
         (Identifiers(openreview="AbC"), "https://openreview.net/forum?id=AbC"),
@@ -90,7 +93,12 @@ def test_any_text_renders_as_one_list_with_a_linked_item_per_paper(titles, autho
     inside its quote.
     """
     papers = [
-        make_paper(title=title, authors=tuple(authors), note=note, ids=Identifiers(url="u"))
+        make_paper(
+            title=title,
+            authors=tuple(authors),
+            note=note,
+            ids=Identifiers(url="https://u.example/"),
+        )
         for title in titles
     ]
     tokens = markdown_it.MarkdownIt("commonmark").parse(export(papers, heading="List"))
@@ -101,4 +109,4 @@ def test_any_text_renders_as_one_list_with_a_linked_item_per_paper(titles, autho
     for index in items:
         headline = next(t for t in tokens[index:] if t.type == "inline")
         assert headline.children[0].type == "link_open"
-        assert headline.children[0].attrs["href"] == "u"
+        assert headline.children[0].attrs["href"] == "https://u.example/"

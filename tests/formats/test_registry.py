@@ -241,11 +241,17 @@ def test_writers_are_named_with_the_extension_a_new_file_gets() -> None:
 
 
 _PAPERS = [
-    make_paper(title="Über Graphen", authors=("Jörg Müller",)),
+    make_paper(title="Über Graphen", authors=("Jörg Müller",), tags=("graphs",)),
     make_paper(id=2, title="Sparse *bold* graphs", citation_key=None),
 ]
 # A value for every option that changes what some writer writes.
-_CHANGED = WriteOptions(ascii_only=True, excel_bom=True, key_pattern="{auth}", heading="My list")
+_CHANGED = WriteOptions(
+    flavour="biblatex",
+    excel_bom=True,
+    key_pattern="{auth}",
+    heading="My list",
+    tag_colours=(("graphs", "#ff8800"),),
+)
 
 
 def _written(writer: WriterFormat, options: WriteOptions) -> str:

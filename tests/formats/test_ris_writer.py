@@ -32,11 +32,10 @@ def test_a_paper_as_rispy_reads_it() -> None:
         ),
         citation_key="sun2025learning",
         tags=("graphs", "rl/offline"),
-        note="my own note stays private",
+        note="my own note\n  comes along",
     )
     text = export([paper])
     assert text.startswith("TY  - CPAPER\n")  # no `1.` line before the record
-    assert "my own note" not in text
     (entry,) = rispy.loads(text)
     assert entry == {
         "type_of_reference": "CPAPER",
@@ -50,7 +49,11 @@ def test_a_paper_as_rispy_reads_it() -> None:
         "urls": ["https://proceedings.mlr.press/v267/sun25a.html"],
         "notes": ["arXiv:2401.01234", "https://openreview.net/forum?id=Abc-123_x"],
         "keywords": ["graphs", "rl/offline"],
+        # one RN line per line of the note (our reader joins them); rispy keeps the first
+        "research_notes": "my own note",
+        "custom8": "paperdesk-status: new",
     }
+    assert "RN  - my own note\nRN  -   comes along\n" in text
 
 
 def test_ids_without_a_ris_tag_come_back_through_our_reader() -> None:

@@ -38,8 +38,13 @@ ACTIONS = {
     "note": lambda window, ids: window.commands.save_note(ids[0], "read §3"),
     "new shortlist with papers": lambda window, ids: window.commands.create_shortlist("A", ids),
     "drop on a tag": lambda window, ids: window.commands.drop_papers("tag", "dropped", ids),
-    "delete": lambda window, ids: window.commands.delete_selected(),
+    "delete": lambda window, ids: delete_confirmed(window),
 }
+
+
+def delete_confirmed(window) -> None:
+    window.panes.ask = ScriptedAsker(confirm=True)
+    window.commands.delete_selected()
 
 
 @pytest.mark.parametrize("name", ACTIONS)

@@ -71,3 +71,48 @@ def test_older_library_is_backed_up_before_upgrade(tmp_path: Path, monkeypatch) 
     assert len(backups) == 1 and "before-upgrade-0000_older" in backups[0].name
     with sqlite3.connect(backups[0]) as connection:
         assert connection.execute("SELECT count(*) FROM papers").fetchone() == (0,)
+
+
+def test_0002_moves_each_papers_state_to_its_own_table_keeping_everything_else(
+    tmp_path: Path,
+) -> None:
+    from alembic import command
+
+    from paperdesk.store.migrate import alembic_config
+
+    db = tmp_path / "library.sqlite3"
+    engine = make_engine(f"sqlite:///{db}")
+    with engine.begin() as connection:
+        config = alembic_config()
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+    engine.dispose()
+    with sqlite3.connect(db) as connection:
+        connection.execute("PRAGMA foreign_keys=ON")
+        connection.execute(
+            "INSERT INTO papers (id, title, title_is_derived, abstract, status, rating, added,"
+            " updated, fingerprint, raw_fields, alternatives) VALUES (1, 'A paper', 0, '',"
+            " 'read', 4, '2025-01-01 10:00:00', '2025-02-01 10:00:00', 'f', '[]', '{}')"
+        )
+        connection.execute("INSERT INTO paper_authors VALUES (1, 0, 'Ada Lovelace')")
+        connection.execute("INSERT INTO tags (id, name) VALUES (1, 'rnn')")
+        connection.execute("INSERT INTO paper_tags VALUES (1, 1)")
+        connection.execute(
+            "INSERT INTO history (action, actor, at, undone, payload) VALUES"
+            " ('Set status read', 'me', '2025-02-01 10:00:00', 0,"
+            """ '[{"table": "papers", "before": [{"id": 1, "status": "new"}],"""
+            """ "after": [{"id": 1, "status": "read"}]}]')"""
+        )
+    library = Library.open(f"sqlite:///{db}", db, tmp_path / "backups")
+    try:
+        (paper,) = library.papers.get_many([1])
+        assert (paper.status.value, paper.rating) == ("read", 4)
+        assert paper.updated.isoformat() == "2025-02-01T10:00:00"
+        # Dropping the columns in place kept every row that points at the paper.
+        assert paper.authors == ("Ada Lovelace",) and paper.tags == ("rnn",)
+        # The old journal names columns that are gone: kept as a record, not undoable.
+        assert library.history.labels().undo is None
+        assert [entry.action for entry in library.history.recent()] == ["Set status read"]
+    finally:
+        library.close()
+    assert list((tmp_path / "backups").glob("*before-upgrade-0001*"))

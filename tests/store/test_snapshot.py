@@ -18,6 +18,8 @@ NESTED = {
     "shortlists": ("shortlist_entries", "entries"),
     "import_batches": ("import_batch_papers", "paper_ids"),
 }
+# Tables whose columns a section keeps on its own rows: a paper's state on the paper.
+MERGED = {"papers": "paper_state"}
 
 
 def open_library(folder: Path) -> Library:
@@ -46,6 +48,9 @@ def test_the_backup_format_has_a_place_for_every_column_of_user_data() -> None:
             child, field = NESTED[section]
             covered.add(child)
             columns = columns | {field}
+        if section in MERGED:
+            covered.add(MERGED[section])
+            columns = columns | (tables[MERGED[section]] - {"paper_id"})
         covered.add(section)
         assert set(fields) == columns, section
     assert covered == set(tables)

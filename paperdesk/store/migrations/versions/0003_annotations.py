@@ -1,7 +1,7 @@
 """annotations, the triage log and the always-highlight words
 
-Revision ID: 0002_annotations
-Revises: 0001
+Revision ID: 0003
+Revises: 0002
 Create Date: 2026-12-01
 
 Three new tables for triage (issue 10): marked passages of abstracts with a colour and
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002_annotations"
-down_revision = "0001"
+revision = "0003"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 

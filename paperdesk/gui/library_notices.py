@@ -1,0 +1,59 @@
+"""What the window says about the library itself: read-only, or damaged with a backup.
+
+`ReadOnlyBanner` sits above the table while the library can only be read.
+`offer_restore` asks whether to restore the latest backup of a damaged or missing
+database (window-modal, never blocking), and calls back when the user says yes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
+
+from paperdesk.core.errors import DamagedLibraryError
+
+READ_ONLY_TEXT = (
+    "This library is read-only (its folder or disk cannot be written): you can read, "
+    "search and export, but not change it."
+)
+
+
+class ReadOnlyBanner(QLabel):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(READ_ONLY_TEXT, parent)
+        self.setObjectName("readOnlyBanner")
+        self.setWordWrap(True)
+        self.setStyleSheet(
+            "QLabel#readOnlyBanner { background: #fff4ce; color: #4a3b00; "
+            "border: 1px solid #e0c864; border-radius: 4px; padding: 6px; }"
+        )
+        self.hide()
+
+
+def offer_restore(
+    parent: QWidget, error: DamagedLibraryError, restore: Callable[[Path], None]
+) -> QMessageBox | None:
+    """Ask to restore `error.latest_backup`; None (nothing asked) when there is none."""
+    backup = error.latest_backup
+    if backup is None:
+        return None
+    box = QMessageBox(
+        QMessageBox.Icon.Warning,
+        "The library cannot be opened",
+        f"{error}\n\nRestore the latest backup, {backup.name}? The damaged database is "
+        "kept beside it, not deleted.",
+        QMessageBox.StandardButton.NoButton,
+        parent,
+    )
+    restore_button = box.addButton("Restore backup", QMessageBox.ButtonRole.AcceptRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+
+    def answered() -> None:
+        if box.clickedButton() is restore_button:
+            restore(backup)
+
+    box.finished.connect(answered)
+    box.open()
+    return box

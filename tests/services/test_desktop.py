@@ -1,0 +1,34 @@
+"""`paperdesk menu-entry`: the app in the applications menu, started by absolute path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paperdesk.cli.main import main
+from paperdesk.services import desktop
+
+
+def test_the_menu_entry_starts_this_program_with_the_shipped_icon(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    program = tmp_path / "my venv" / "bin" / "paperdesk"
+    written = desktop.install_menu_entry([str(program)])
+    entry, icon = desktop.entry_paths()
+    assert written == [entry, icon]
+    assert entry == tmp_path / "share/applications/paperdesk.desktop"
+    text = entry.read_text(encoding="utf-8")
+    # A path with a blank is quoted as the Desktop Entry Specification says.
+    assert f'Exec="{program}"\n' in text and f"TryExec={program}\n" in text
+    assert "Icon=paperdesk\n" in text and "%F" not in text
+    assert icon.read_bytes().startswith(b"<svg") or b"<svg" in icon.read_bytes()[:200]
+    assert desktop.remove_menu_entry() == [entry, icon]
+    assert not entry.exists() and desktop.remove_menu_entry() == []
+
+
+def test_the_command_installs_and_removes_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    assert main(["menu-entry"]) == 0
+    entry = Path(tmp_path / "share/applications/paperdesk.desktop")
+    assert f"wrote {entry}" in capsys.readouterr().out
+    assert "Exec=" in entry.read_text(encoding="utf-8")
+    assert main(["menu-entry", "--remove"]) == 0
+    assert not entry.exists()

@@ -1,0 +1,129 @@
+"""Export a library, import it into an empty one, get the same papers and user data
+(issue 9, "What must hold" 4): tags (hierarchical, coloured), ratings, statuses,
+notes, shortlists, derived titles and citation keys, through BibTeX (both flavours),
+RIS, CSV and JSON Lines. Undoing that import takes all of it away again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paperdesk.core.models import Paper, Status
+from paperdesk.core.scope import Scope
+from paperdesk.services import (
+    editing,
+    exporting,
+    history,
+    importing,
+    notes,
+    reading,
+    shortlists,
+    tagging,
+)
+from paperdesk.services.desk import Desk
+from paperdesk.text import to_plain
+
+FORMATS = [("bibtex", "bibtex", ".bib"), ("biblatex", "bibtex", ".bib"), ("ris", "ris", ".ris")]
+FORMATS += [("csv", "csv", ".csv"), ("jsonl", "jsonl", ".jsonl")]
+
+NOTES = [
+    "Read **twice**.\n\n- the proof of Lemma 2\n  - and its $O(\\sqrt{T})$ bound",
+    "中文笔记：很好的论文。 50% sure; see \\input{x} & {braces}",
+    "@misc{not, an entry}\nTY  - not a record",
+]
+
+
+def user_library(desk: Desk) -> list[int]:
+    """The seed library with every kind of user data on some of its papers."""
+    ids = [p.id for batch in desk.library.papers.iter_all() for p in batch][:12]
+    tagging.create_tag(desk, "method/rl", "#ff8800")
+    tagging.add_tags(desk, ids[:6], ["method/rl", "method/rl/offline"])
+    tagging.add_tags(desk, ids[4:9], ["to cite"])
+    tagging.set_tag_colour(desk, "to cite", "#3366ff")
+    for paper_id, rating in zip(ids, [5, 4, 3, 0, 1, 2], strict=False):
+        editing.set_rating(desk, [paper_id], rating)
+    editing.set_status(desk, ids[:3], Status.READ)
+    editing.set_status(desk, ids[3:5], Status.DISCARDED)
+    for paper_id, note in zip(ids[2:], NOTES, strict=False):
+        notes.set_note(desk, paper_id, note)
+    shortlists.create(desk, "Reading group", ids[:4])
+    shortlists.create(desk, "Thesis, chapter 2", ids[3:7])
+    editing.set_title(desk, ids[7], "A Real Title Given by Hand")
+    return ids
+
+
+def user_data_of(paper: Paper, colours: dict[str, str | None]) -> dict[str, object]:
+    return {
+        "title": paper.title,
+        "derived": paper.title_is_derived,
+        "tags": sorted(paper.tags),
+        "colours": sorted((tag, colours[tag]) for tag in paper.tags),
+        "note": paper.note.strip(),
+        "rating": paper.rating,
+        "status": paper.status,
+        "shortlists": sorted(paper.shortlists),
+        # BibTeX writes an abstract as LaTeX (`50%` as `50\%`): it reads the same
+        "abstract": to_plain(paper.abstract),
+    }
+
+
+def by_key(desk: Desk) -> dict[str | None, dict[str, object]]:
+    colours = {tag.name: tag.colour for tag in tagging.list_tags(desk)}
+    papers = reading.papers(desk, [p.id for b in desk.library.papers.iter_all() for p in b])
+    return {paper.citation_key: user_data_of(paper, colours) for paper in papers}
+
+
+@pytest.mark.parametrize(("name", "format", "extension"), FORMATS, ids=[f[0] for f in FORMATS])
+def test_a_library_comes_back_whole_through_every_format(
+    desk: Desk, tmp_path: Path, name: str, format: str, extension: str
+) -> None:
+    user_library(desk)
+    target = tmp_path / f"library{extension}"
+    options = exporting.Options(flavour=name if format == "bibtex" else "bibtex")
+    exporting.export(desk, Scope(), target, format, options)
+    expected = by_key(desk)
+
+    with Desk.open(tmp_path / "empty") as empty:
+        (report,) = importing.import_files(empty, [target]).files
+        assert (report.error, report.read, report.added) == (None, 38, 38), report.details()
+        assert report.warnings == []
+        assert by_key(empty) == expected
+        assert shortlists.list_shortlists(empty)[0].count == 4
+
+
+def test_undoing_the_import_removes_the_tags_and_shortlists_it_made(
+    desk: Desk, tmp_path: Path
+) -> None:
+    user_library(desk)
+    target = tmp_path / "library.jsonl"
+    exporting.export(desk, Scope(), target)
+    with Desk.open(tmp_path / "empty") as empty:
+        importing.import_files(empty, [target])
+        assert len(tagging.list_tags(empty)) == 3
+        history.undo(empty)
+        assert reading.count(empty) == 0
+        assert tagging.list_tags(empty) == []
+        assert shortlists.list_shortlists(empty) == []
+        history.redo(empty)
+        assert by_key(empty) == by_key(desk)
+
+
+def test_importing_into_a_library_that_has_the_papers_adds_what_they_lack(
+    desk: Desk, tmp_path: Path
+) -> None:
+    ids = user_library(desk)
+    target = tmp_path / "library.jsonl"
+    exporting.export(desk, Scope(), target)
+    before = by_key(desk)
+    editing.set_rating(desk, [ids[0]], 1)  # a newer rating the file must not undo
+    tagging.remove_tags(desk, [ids[1]], ["to cite", "method/rl"])
+    (report,) = importing.import_files(desk, [target]).files
+    assert report.added == 0
+    after = by_key(desk)
+    key = reading.paper(desk, ids[0]).citation_key
+    assert after[key]["rating"] == 1
+    assert (
+        after[reading.paper(desk, ids[1]).citation_key]
+        == before[reading.paper(desk, ids[1]).citation_key]
+    )
