@@ -26,7 +26,6 @@ from paperdesk.formats.json_reader import FORMAT as JSON_FORMAT
 from paperdesk.formats.json_reader import WHAT as JSON_WHAT
 from paperdesk.formats.json_reader import is_object_line, json_lines_records
 from paperdesk.formats.registry import (
-    BACKUP,
     BackupFileError,
     check_readable,
     detect_format,
@@ -173,6 +172,3 @@ def _whole_file_stream(path: Path, chunk: int) -> RecordStream:
 
     stream.chunks = chunks()
     return stream
-
-
-__all__ = ["BACKUP", "CHUNK", "RecordStream", "open_records"]
