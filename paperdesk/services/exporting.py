@@ -126,9 +126,7 @@ def _write(format: str, papers: Iterable[Paper], stream: TextIO, options: Option
     return WRITERS[format].write(papers, stream, options)
 
 
-def _with_keys(
-    desk: Desk, ids: Sequence[int], pattern: str
-) -> tuple[list[Paper], dict[int, str]]:
+def _with_keys(desk: Desk, ids: Sequence[int], pattern: str) -> tuple[list[Paper], dict[int, str]]:
     """The papers, each with a usable citation key unique in the library, and the keys
     made for them here (to be stored once the file is written).
 
