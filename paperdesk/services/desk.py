@@ -105,6 +105,8 @@ class Desk:
             remove_unfinished(folder / UNFINISHED_DIR)  # what a killed export left behind
             rolling_backups.daily(desk)
         if ensure_index:
+            if desk.index_behind and not read_only:
+                indexing.catch_up(desk)  # just the papers an import left unindexed
             desk.ensure_index(progress)
         return desk
 
