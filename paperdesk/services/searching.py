@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from paperdesk.core import fields
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.search.query import CHEAT_SHEET
-from paperdesk.services import indexing
+from paperdesk.services import column_orders, indexing
 from paperdesk.services.desk import Desk
 from paperdesk.text import to_plain
 
@@ -54,15 +54,16 @@ def find_ids(
     Without a query, "relevance" means newest additions last (import order).
     """
     total = desk.library.papers.count()
+    orders = column_orders.of(desk.library)
     if not query or not query.strip():
         key = "added" if sort == fields.RELEVANCE else sort
-        return SearchResult(desk.library.papers.sorted_ids(key, descending), total, None, ())
-    hits = desk.index.search(query)
+        return SearchResult(orders.order(desk.library, key, descending), total, None, ())
+    ranked = sort == fields.RELEVANCE
+    hits = desk.index.search(query, ranked=ranked)  # scored only when the order needs it
     ids = hits.ids
     behind = indexing.behind(desk)
-    if sort != fields.RELEVANCE:
-        wanted = set(ids)
-        ids = [i for i in desk.library.papers.sorted_ids(sort, descending) if i in wanted]
+    if not ranked:
+        ids = orders.sort(desk.library, ids, sort, descending)
     else:
         if behind:
             # A bulk delete leaves the store before it leaves the index.

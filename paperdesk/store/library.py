@@ -91,6 +91,16 @@ class Library:
     def close(self) -> None:
         self._db.engine.dispose()
 
+    @property
+    def file(self) -> Path | None:
+        """The SQLite file other processes can open (index workers); None for another
+        database, in memory or opened read-only."""
+        url = self._db.engine.url
+        if url.get_backend_name() != "sqlite" or url.query.get("mode") == "ro":
+            return None
+        database = url.database
+        return Path(database) if database and database != ":memory:" else None
+
     def generation(self) -> int:
         """A counter raised by every committed write; the index stores the one it reflects."""
         return self._db.generation()

@@ -127,7 +127,9 @@ def test_did_you_mean_when_nothing_matches(index: FullTextIndex) -> None:
 def test_missing_and_corrupt_indexes_are_stale(tmp_path: Path, index: FullTextIndex) -> None:
     assert index.why_stale(7) is None
     index.close()
-    for toc in index.folder.glob("*.toc"):
+    live = index.live_folder()
+    assert live is not None
+    for toc in live.glob("*.toc"):
         toc.write_bytes(b"garbage")
     assert "damaged" in (FullTextIndex(index.folder).why_stale(7) or "")
     fresh = FullTextIndex(tmp_path / "elsewhere")
