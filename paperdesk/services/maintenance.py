@@ -25,6 +25,15 @@ def check(desk: Desk) -> list[str]:
     if stale:
         problems.append(f"search index: {stale} (run `paperdesk reindex`)")
         return problems
+    damage = desk.index.damage()
+    if damage:
+        # Derived data: rebuilt at once where it can be, so searches work again.
+        if desk.read_only:
+            problems.append(f"search index: {damage} (run `paperdesk reindex`)")
+        else:
+            reindex(desk)
+            problems.append(f"search index: {damage}; rebuilt it")
+        return problems
     stored = set(desk.library.papers.sorted_ids("added"))
     indexed = desk.index.indexed_ids()
     if stored - indexed:
