@@ -33,8 +33,8 @@ from bench_core import CORPUS, replicate_corpus
 
 from paperdesk.core.models import PaperRecord, Status
 from paperdesk.formats.json_reader import read_json
-from paperdesk.formats.richtext import to_plain
 from paperdesk.search.schema import IndexDocument
+from paperdesk.text import to_plain
 
 CACHE = Path(tempfile.gettempdir()) / f"paperdesk-bench-floor-{os.getuid()}"
 CORPUS_PAPERS = 13_417

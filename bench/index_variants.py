@@ -2,8 +2,9 @@
 
 A Variant says which fields exist, which keep phrase positions, which analyzer runs,
 what the combined `text` field holds, and how the writer is driven (limitmb, commits,
-merge policy, compression). "current" is paperdesk/search/schema.py as it is; every
-other variant changes one thing (or, for "recommended", the chosen combination).
+merge policy, compression). "current" is paperdesk/search/schema.py version 1 (before
+issue 11); every other variant changes one thing from it; "recommended", the chosen
+combination, is the app's schema today (version 2).
 
 Builders run in a process of their own (bench_documents.in_fresh_process) and return
 their figures: wall and CPU seconds, peak RSS, index size and segment count.
@@ -21,8 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from bench_documents import CACHE, folder_mb, iter_documents, peak_mb
-from fast_analysis import FastTEXT, FoldedStemmingAnalyzer, classic_analyzer
-from fast_writer import FastSegmentWriter
 from whoosh import index as windex
 from whoosh.analysis import Analyzer, RegexTokenizer, StandardAnalyzer, StemmingAnalyzer
 from whoosh.analysis.filters import CharsetFilter, LowercaseFilter
@@ -32,15 +31,17 @@ from whoosh.index import TOC
 from whoosh.support.charset import accent_map
 from whoosh.writing import SegmentWriter
 
-from paperdesk.search.index import INDEX_NAME
+from paperdesk.search.analysis import FoldedStemmingAnalyzer, classic_analyzer
+from paperdesk.search.analysis import WordsField as FastTEXT
 from paperdesk.search.schema import IndexDocument, build_schema
+from paperdesk.search.segments import INDEX_NAME, FastSegmentWriter
 
 SMALL_FIELDS = ("tag", "venue", "year", "status", "rating", "shortlist")
 TEXT_PARTS = ("title", "abstract", "authors", "note", "tags", "venue")
 
 ANALYZERS: dict[str, Callable[[], Analyzer]] = {
     "classic": classic_analyzer,
-    "fused": FoldedStemmingAnalyzer,
+    "fused": FoldedStemmingAnalyzer,  # the app's, with the same terms as "classic"
     "no-stemming": lambda: StandardAnalyzer() | CharsetFilter(accent_map),
     "no-folding": StemmingAnalyzer,
     "bare": lambda: RegexTokenizer() | LowercaseFilter(),
@@ -60,8 +61,8 @@ class Variant:
     merge: bool = True  # whoosh's MERGE_SMALL at each commit (its default), else NO_MERGE
     optimize: bool = False  # merge everything into one segment at the end
     compression: int = 3  # zlib level of posting blocks (W3Codec's default)
-    fast_writer: bool = False  # fast_writer.FastSegmentWriter instead of SegmentWriter
-    fast_field: bool = False  # fast_analysis.FastTEXT: postings from a term list, no Tokens
+    fast_writer: bool = False  # search.segments.FastSegmentWriter instead of SegmentWriter
+    fast_field: bool = False  # search.analysis.WordsField: postings from term lists, no Tokens
     # NUMERIC's default indexes 8 "tier" terms per number (fast ranges over wide domains);
     # years and ratings have a few dozen values, so one exact term each is enough.
     numeric_tiers: bool = True
@@ -99,7 +100,7 @@ class Variant:
         return {k: v for k, v in values.items() if k in ("id", "text", *self.fields)}
 
 
-CURRENT = Variant("current", "paperdesk/search/schema.py today")
+CURRENT = Variant("current", "paperdesk/search/schema.py version 1")
 _SMALL_ONLY = ("title", "author", "note")
 
 VARIANTS = [
@@ -114,7 +115,7 @@ VARIANTS = [
     Variant("analysis: no accent folding", "StemmingAnalyzer alone", analyzer="no-folding"),
     Variant("analysis: lowercase only", "no stop words, stems or folding", analyzer="bare"),
     Variant(
-        "analysis: fused, same terms", "fast_analysis.FoldedStemmingAnalyzer", analyzer="fused"
+        "analysis: fused, same terms", "search.analysis.FoldedStemmingAnalyzer", analyzer="fused"
     ),
     Variant("fields: no title", "title: field dropped", fields=("author", "note", *SMALL_FIELDS)),
     Variant("fields: no author", "author: field dropped", fields=("title", "note", *SMALL_FIELDS)),
@@ -147,10 +148,10 @@ VARIANTS = [
         "year, rating: NUMERIC(shift_step=32), not 8 tiers",
         numeric_tiers=False,
     ),
-    Variant("writer: lengths read once", "fast_writer.FastSegmentWriter", fast_writer=True),
+    Variant("writer: lengths read once", "search.segments.FastSegmentWriter", fast_writer=True),
     Variant(
         "field: postings from term lists",
-        "fused analyzer + fast_analysis.FastTEXT",
+        "fused analyzer + search.analysis.WordsField",
         analyzer="fused",
         fast_field=True,
     ),
@@ -169,9 +170,9 @@ BY_NAME = {v.name: v for v in [*VARIANTS, RECOMMENDED]}
 
 
 def check_current_matches_app() -> None:
-    """The "current" variant must be the app's schema, or the comparison means nothing."""
+    """The "recommended" variant must be the app's schema, or the comparison means nothing."""
     app = build_schema()
-    ours = CURRENT.schema()
+    ours = RECOMMENDED.schema()
     assert app.names() == ours.names(), (app.names(), ours.names())
     for name in app.names():
         assert type(app[name]) is type(ours[name]), name

@@ -5,7 +5,8 @@ a regex tokenizer and four filters, each a Python generator every token passes t
 most of the cost of indexing (bench/bench_index_floor.py measured it). Every step after
 the tokenizer depends on the lower-cased word alone, so here the final term (or "stop
 word") is cached per word: one regex match and one dictionary lookup per word. Positions
-are numbered as StopFilter(renumber=True) numbers them, so phrases match as before.
+are numbered as StopFilter(renumber=True) numbers them, so phrases match as before;
+the one difference is that `*` is not part of a word (see _WORDS).
 Calls the fast path does not cover (character offsets for highlighting, unanalysed or
 stop-keeping query text) go through the classic chain itself.
 """
@@ -18,7 +19,6 @@ from collections.abc import Iterator
 from typing import Any
 
 from whoosh.analysis import STOP_WORDS, Analyzer, CharsetFilter, StemmingAnalyzer, Token
-from whoosh.analysis.tokenizers import default_pattern
 from whoosh.fields import TEXT
 from whoosh.formats import Positions
 from whoosh.lang.porter import stem
@@ -26,8 +26,10 @@ from whoosh.support.charset import accent_map
 from whoosh.system import pack_uint
 
 _STOP = object()
-# The tokenizer's own pattern without its capturing group, so findall gives whole words.
-_WORDS = re.compile(default_pattern.pattern.replace("(\\.", "(?:\\."), re.UNICODE).findall
+# Words, dotted ones kept whole ("x.y"). Not whoosh-reloaded's tokenizer pattern: it
+# keeps `*` inside words (for wildcard queries), which indexed a note's `**Mamba**` as
+# "**mamba**", out of reach of `note:mamba` (issue 12.6).
+_WORDS = re.compile(r"\w+(?:\.?\w+)*", re.UNICODE).findall
 # Corpus vocabularies run to ~10^5 words; past this the cache starts again (bounded memory).
 _CACHE_LIMIT = 300_000
 

@@ -99,7 +99,9 @@ def _phrase_in_positional_field(node: wq.Query) -> wq.Query:
 def suggest(searcher: Searcher, parsed: wq.Query, text: str) -> str | None:
     """A spelling correction of a query that found nothing, or None (also for queries
     too long to correct quickly: a suggestion is a nicety, never a wait)."""
-    if len(text.split()) > SUGGEST_MAX_WORDS:
+    if len(text.split()) > SUGGEST_MAX_WORDS or _EXPANDING.search(text):
+        # Long queries, and wildcard or fuzzy terms (whose correction is meaningless and
+        # took 1.6 s for `convolutonal~`), get none.
         return None
     try:
         corrected = searcher.correct_query(parsed, text)

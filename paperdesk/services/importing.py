@@ -153,6 +153,8 @@ def commit(
     )
     if index:
         index_import(desk, report, changes, progress)
+    else:  # the index is behind on purpose: no full rebuild at the next action
+        indexing.defer(desk, changes)
     return report, changes
 
 

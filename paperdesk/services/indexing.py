@@ -89,7 +89,10 @@ def add_new(
                     raise Cancelled
                 yield document_for(paper)
 
-    generation = None if behind else library.generation()
+    # New papers their import deferred (importing.commit without indexing) are indexed
+    # here: they leave `behind` once added, and do not keep the stamp old meanwhile.
+    waiting = behind.difference(ids) if behind is not None else set()
+    generation = None if waiting else library.generation()
     workers = index_pool.worker_count(len(ids))
     if workers and library.file is not None:
         database = library.file
@@ -101,8 +104,10 @@ def add_new(
         )
     elif ids:
         index.add(documents(), generation, progress)
-    else:
-        index.mark_current(library.generation())
+    elif generation is not None:
+        index.mark_current(generation)
+    if behind is not None:
+        behind.difference_update(ids)
 
 
 def rebuild(

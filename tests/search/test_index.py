@@ -226,3 +226,13 @@ def test_pathological_queries_are_refused_in_one_line(index: FullTextIndex, quer
 def test_a_long_query_without_hits_gets_no_slow_suggestion(index: FullTextIndex) -> None:
     hits = index.search(" ".join(["forrests"] * 7))
     assert hits.ids == [] and hits.suggestion is None
+
+
+def test_markdown_emphasis_in_a_note_is_searchable(tmp_path: Path) -> None:
+    idx = FullTextIndex(tmp_path / "index")
+    idx.rebuild([[doc(1, "A", note="**Mamba** beats *Griffin*")]], generation=1, total=1)
+    assert idx.search("note:mamba").ids == [1]
+    assert idx.search("note:griffin").ids == [1] and idx.search("griffin").ids == [1]
+    missed = idx.search("note:griffn")
+    assert missed.suggestion == "note:griffin"  # a word, never `note:*griffin*`
+    idx.close()

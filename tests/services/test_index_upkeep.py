@@ -5,8 +5,18 @@ from __future__ import annotations
 import pytest
 
 from paperdesk.core.errors import Cancelled
-from paperdesk.services import editing, index_pool, indexing, maintenance, searching, tagging
+from paperdesk.services import (
+    editing,
+    importing,
+    index_pool,
+    indexing,
+    maintenance,
+    searching,
+    tagging,
+)
 from paperdesk.services.desk import Desk
+from paperdesk.services.import_plan import plan_file
+from tests.services.conftest import SEEDS
 
 QUERIES = ["graph", "test-time training", '"language models"', "tag:ml", "title:learning"]
 
@@ -71,3 +81,17 @@ def test_a_sorted_search_sees_a_change_at_once(desk: Desk) -> None:
     assert searching.find_ids(desk, "graph", sort="rating", descending=True).ids[0] == graph[-1]
     tagging.add_tags(desk, [graph[1]], ["fresh"])
     assert searching.find_ids(desk, "graph tag:fresh", sort="title").ids == [graph[1]]
+
+
+def test_an_import_indexed_as_a_job_of_its_own_is_indexed_once(empty_desk: Desk) -> None:
+    """The GUI's way: commit without indexing, then index_import (no rebuild between,
+    no paper indexed twice)."""
+    plan = plan_file(empty_desk, SEEDS[0])
+    report, changes = importing.commit(empty_desk, plan, index=False)
+    assert indexing.behind(empty_desk) == len(report.added_ids)
+    importing.index_import(empty_desk, report, changes)
+    assert indexing.behind(empty_desk) == 0
+    assert empty_desk.index.doc_count() == len(report.added_ids)
+    ids = searching.find_ids(empty_desk, "learning").ids
+    assert ids and len(ids) == len(set(ids))
+    assert maintenance.check(empty_desk) == []
