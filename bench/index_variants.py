@@ -54,7 +54,7 @@ class Variant:
     what: str
     positions: frozenset[str] = frozenset({"text", "title", "author", "note"})
     analyzer: str = "classic"
-    fields: tuple[str, ...] = ("title", "author", "note", *SMALL_FIELDS)
+    fields: tuple[str, ...] = ("title", "author", "note", "annotation", *SMALL_FIELDS)
     text_parts: tuple[str, ...] = TEXT_PARTS
     limitmb: int = 256
     commit_every: int | None = None  # None: one writer, one commit

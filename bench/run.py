@@ -36,6 +36,7 @@ from bench_documents import corpus_file, document_file, folder_mb, in_fresh_proc
 from bench_index_floor import build_fts5
 from index_variants import CURRENT, RECOMMENDED, build_parallel, build_serial
 
+from paperdesk.core import fields
 from paperdesk.core.models import Status
 from paperdesk.services import editing, importing, indexing, notes, searching, shortlists, tagging
 from paperdesk.services.desk import Desk
@@ -185,6 +186,8 @@ def _sorts(desk: Desk, runs: int) -> dict[str, list[float]]:
     result: dict[str, list[float]] = {}
     some = desk.library.papers.sorted_ids("added")[:1]
     for key in searching.SORT_KEYS:
+        if key == fields.PROMISE:
+            continue  # the learnt ranking's order, not a column (bench_ranking.py)
         editing.set_rating(desk, some, 3)  # a change: the kept orders are read again
         first, _ = timed(lambda k=key: searching.find_ids(desk, None, sort=k))
         warm = [timed(lambda k=key: searching.find_ids(desk, None, sort=k))[0] for _ in range(runs)]

@@ -23,7 +23,7 @@ from paperdesk.core.fields import Field
 from paperdesk.core.fields import FieldType as Type
 from paperdesk.search.analysis import FoldedStemmingAnalyzer, WordsField
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: The one field whose postings keep word positions (for phrases).
 POSITIONAL_FIELD = "text"
 
@@ -68,6 +68,9 @@ class IndexDocument:
     status: str
     rating: int
     shortlists: tuple[str, ...]
+    # Marked passages with their comments, one per line (the `annotation:` field only:
+    # the passages are in the abstract already).
+    annotations: str = ""
 
     def fields(self) -> dict[str, object]:
         """The document whoosh is given: the id and a value for each schema field."""
@@ -103,6 +106,7 @@ _VALUES: dict[str, Callable[[IndexDocument], object]] = {
     "status": lambda d: d.status,
     "rating": lambda d: d.rating,
     "shortlist": lambda d: ",".join(d.shortlists),
+    "annotation": lambda d: d.annotations,
 }
 
 

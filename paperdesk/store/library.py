@@ -10,6 +10,8 @@
     library.stats       the overview the sidebar shows, `paperdesk stats`
     library.imports     import batches (provenance) and the bulk write path
     library.backups     the whole library as one state, for JSON backups
+    library.annotations marked passages of abstracts, with a colour and a comment
+    library.triage      keep / maybe / discard, the decision log, what the ranking reads
     library.settings    small named values kept in the library (how many backups to keep)
 
 Sub-stores return core dataclasses and `Changes`, never ORM rows, connections or
@@ -25,6 +27,7 @@ from pathlib import Path
 from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 
+from paperdesk.store.annotations import AnnotationStore
 from paperdesk.store.database import Database
 from paperdesk.store.db import make_engine, make_read_only_engine
 from paperdesk.store.faults import translate_errors
@@ -40,6 +43,7 @@ from paperdesk.store.shortlists import ShortlistStore
 from paperdesk.store.snapshot import BackupStore
 from paperdesk.store.stats import StatsStore
 from paperdesk.store.tags import TagStore
+from paperdesk.store.triage import TriageStore
 
 
 class Library:
@@ -57,6 +61,8 @@ class Library:
         self.stats = StatsStore(self._db)
         self.imports = ImportStore(self._db)
         self.backups = BackupStore(self._db)
+        self.annotations = AnnotationStore(self._db)
+        self.triage = TriageStore(self._db)
         self.settings = SettingsStore(self._db)
 
     @classmethod

@@ -14,7 +14,10 @@ from sqlalchemy import Table
 
 from paperdesk.store.journal import CHUNK
 from paperdesk.store.schema import (
+    AnnotationRow,
     AuthorRow,
+    DecisionRow,
+    HighlightWordRow,
     HistoryRow,
     ImportBatchPaperRow,
     ImportBatchRow,
@@ -46,6 +49,9 @@ batch_papers_t: Table = ImportBatchPaperRow.__table__  # type: ignore[assignment
 history_t: Table = HistoryRow.__table__  # type: ignore[assignment]
 meta_t: Table = MetaRow.__table__  # type: ignore[assignment]
 not_duplicates_t: Table = NotDuplicateRow.__table__  # type: ignore[assignment]
+annotations_t: Table = AnnotationRow.__table__  # type: ignore[assignment]
+decisions_t: Table = DecisionRow.__table__  # type: ignore[assignment]
+highlight_words_t: Table = HighlightWordRow.__table__  # type: ignore[assignment]
 
 
 def now() -> datetime:
