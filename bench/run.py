@@ -14,6 +14,7 @@
 4. With --gui, bench_gui.py on the same library (the window's figures).
 Figures go to the screen as a table, and to --json FILE. Not a test. Usage:
     python bench/run.py [--papers 100000] [--json FILE] [--runs 7] [--old-floor] [--gui]
+        [--no-floors] [--library DIR: search a library imported before, no import]
 """
 
 from __future__ import annotations
@@ -217,12 +218,16 @@ def machine() -> dict[str, Any]:
 
 
 def report(figures: dict[str, Any]) -> None:
-    papers = figures["papers"]
-    imported = figures["import"]
-    say(f"\n## paperdesk at {papers:,} papers")
+    say(f"\n## paperdesk at {figures['papers']:,} papers")
     say(f"machine: {figures['machine']['cpu']}, {figures['machine']['cpus']} CPUs, load")
     say(f"average {figures['machine']['load_average']:.1f} at the start (shared machine)\n")
     say("| measure | figure |\n|---|---|")
+    if "import" in figures:
+        _report_import(figures["import"], figures.get("floors"))
+    _report_search(figures["search"])
+
+
+def _report_import(imported: dict[str, Any], found_floors: dict[str, Any] | None) -> None:
     say(f"| import: stored and visible | {imported['stored_s']:.1f} s |")
     say(
         f"| import: searchable (indexing {imported['indexing_s']:.1f} s) |"
@@ -236,13 +241,17 @@ def report(figures: dict[str, Any]) -> None:
         f"| database / index on disk | {imported['database_mb']:.0f} /"
         f" {imported['index_mb']:.0f} MB |"
     )
-    for name, floor in figures["floors"].items():
+    if found_floors is None:
+        return
+    for name, floor in found_floors.items():
         say(f"| floor: {name} | {floor['wall_s']:.1f} s wall, {floor['cpu_s']:.1f} s CPU |")
-    serial = figures["floors"]["whoosh, app schema, 1 process"]["wall_s"]
+    serial = found_floors["whoosh, app schema, 1 process"]["wall_s"]
     say(
         f"| app indexing / bare whoosh floor (1 process) | {imported['indexing_s'] / serial:.2f}x |"
     )
-    found = figures["search"]
+
+
+def _report_search(found: dict[str, Any]) -> None:
     say(
         f"| search mix of {len(MIX)}, warm: median / p95 |"
         f" {found['mix']['median_ms']:.1f} / {found['mix']['p95_ms']:.1f} ms |"
@@ -279,17 +288,23 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=7, help="timed runs of each search")
     parser.add_argument("--old-floor", action="store_true", help="also the schema before")
     parser.add_argument("--gui", action="store_true", help="also run bench_gui.py")
+    parser.add_argument("--no-floors", action="store_true", help="leave out the floors")
+    parser.add_argument(
+        "--library", type=Path, default=None, help="search this imported library (no import)"
+    )
     args = parser.parse_args()
     figures: dict[str, Any] = {"papers": args.papers, "machine": machine()}
-    corpus = corpus_file(args.papers)
     with tempfile.TemporaryDirectory(prefix="paperdesk-run-") as name:
         scratch = Path(name)
-        library = scratch / "library"
-        say(f"importing {corpus.name} ...")
-        figures["import"] = in_fresh_process(import_library, corpus, library)
-        say(f"  {json.dumps(figures['import'])}")
-        say("floors ...")
-        figures["floors"] = floors(args.papers, scratch, args.old_floor)
+        library = args.library or scratch / "library"
+        if args.library is None:
+            corpus = corpus_file(args.papers)
+            say(f"importing {corpus.name} ...")
+            figures["import"] = in_fresh_process(import_library, corpus, library)
+            say(f"  {json.dumps(figures['import'])}")
+        if not args.no_floors:
+            say("floors ...")
+            figures["floors"] = floors(args.papers, scratch, args.old_floor)
         say("searches ...")
         figures["search"] = searches(library, args.runs)
         if args.gui:
