@@ -360,7 +360,7 @@ class MainWindow(QMainWindow):
         asked = (scope, text, sort, descending)
         self.operations.read(
             "Search",
-            lambda desk: searching.listing(desk, scope, text, sort, descending),
+            lambda desk: searching.listing(desk, scope, text, sort, descending, typing=True),
             on_done=lambda listing: self._apply_listing(listing, asked),
             on_error=self._on_search_failed,
             key="search",

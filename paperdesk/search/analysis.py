@@ -150,6 +150,12 @@ class WordsField(TEXT):  # type: ignore[misc]
                 yield term.encode("utf-8"), count, count * boost, pack_uint(count)
 
 
+def index_term(word: str) -> str | None:
+    """The term the index holds for a word (None for a stop word)."""
+    term = _term(word.lower())
+    return None if term is _STOP else str(term)
+
+
 def _term(word: str) -> object:
     if len(word) < 2 or word in STOP_WORDS:
         return _STOP

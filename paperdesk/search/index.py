@@ -28,11 +28,12 @@ from typing import Any
 from whoosh import index as windex
 from whoosh.codec.base import Segment
 from whoosh.index import EmptyIndexError, Index
+from whoosh.query import Term
 
 from paperdesk.core.errors import Cancelled
 from paperdesk.search import segments
 from paperdesk.search.live import LiveSearcher
-from paperdesk.search.query import highlight_terms, parse_query, suggest
+from paperdesk.search.query import highlight_terms, parse_query, suggest, with_typed_word
 from paperdesk.search.schema import SCHEMA_VERSION, IndexDocument, build_schema
 from paperdesk.search.segments import INDEX_NAME
 
@@ -313,11 +314,15 @@ class FullTextIndex:
 
     # ------------------------------------------------------------------ reading
 
-    def search(self, text: str, ranked: bool = True) -> Hits:
+    def search(self, text: str, ranked: bool = True, typed: str = "") -> Hits:
         """The matches, best first (BM25F) when `ranked`, else in no particular order
         (cheaper: nothing is scored, for a caller sorting by a column).
+        `typed` is what the user is typing (part of `text`): its last word also matches
+        as the start of longer words (query.with_typed_word).
         QueryError for a query the user must fix."""
         parsed = parse_query(text)
+        if typed:
+            parsed = with_typed_word(parsed, typed)
         with self._lock:
             live = self._searcher()
             searcher = live.current()
@@ -330,6 +335,14 @@ class FullTextIndex:
                 found = [ids[docnum] for docnum in searcher.docs_for_query(parsed)]
             suggestion = None if found else suggest(searcher, parsed, text)
         return Hits(ids=found, terms=highlight_terms(parsed), suggestion=suggestion)
+
+    def papers_with_term(self, field: str, term: str, limit: int) -> list[int]:
+        """Up to `limit` papers whose `field` holds the index term `term` (a stem): their
+        text shows the words of the stem (services/searching.readable_suggestion)."""
+        with self._lock:
+            live = self._searcher()
+            found = live.current().docs_for_query(Term(field, term))
+            return [live.ids[docnum] for docnum, _ in zip(found, range(limit), strict=False)]
 
     def more_like(self, paper_id: int, text: str, count: int = 10) -> list[int]:
         """Papers whose words are most like `text` (the paper's own title and abstract).

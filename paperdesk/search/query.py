@@ -13,6 +13,7 @@ from functools import lru_cache
 from whoosh import query as wq
 from whoosh.qparser import FieldAliasPlugin, FuzzyTermPlugin, GtLtPlugin, QueryParser
 from whoosh.searching import Searcher
+from whoosh.support.charset import accent_map
 
 from paperdesk.core import fields
 from paperdesk.core.errors import QueryError
@@ -84,6 +85,60 @@ def parse_query(text: str) -> wq.Query:
             "or an operator without a term"
         )
     return parsed.accept(_phrase_in_positional_field)
+
+
+# The word being typed: the last of the text, no space after it, optionally `field:word`.
+_TYPED_WORD = re.compile(r"(?:^|[\s(])(?:(?P<field>[A-Za-z_][\w-]*):)?(?P<word>[^\W\d_]+)$")
+_OPERATORS = {"AND", "OR", "NOT", "TO", "ANDNOT", "ANDMAYBE"}
+#: Shorter words are not read as the start of longer ones (`a` would expand to thousands).
+TYPED_PREFIX_MIN = 3
+#: Index terms are stems, up to this many letters shorter than a word being typed
+#: (`diffusi` -> "diffus", `contrastiv` -> "contrast"), and never under four letters.
+_STEM_SHORTER_BY = 2
+_STEM_MIN = 4
+
+
+def with_typed_word(parsed: wq.Query, typed: str) -> wq.Query:
+    """Search as you type: the word being typed (the last of `typed`, when no space
+    follows it) also matches the start of longer words, so `diffus` finds diffusion and
+    `contrastiv` finds contrastive before the word is finished.
+
+    The index holds stems (diffusion -> "diffus", contrastive -> "contrast"), so the
+    word matches the terms that start with it and the stems it starts with
+    (`diffusi` -> "diffus"); the word's own term still matches as before.
+    """
+    match = _TYPED_WORD.search(typed)
+    if match is None or typed.count('"') % 2 or match["word"].upper() in _OPERATORS:
+        return parsed
+    field = _field_named(match["field"] or fields.DEFAULT_QUERY_FIELD)
+    word = match["word"].lower().translate(accent_map)
+    if field not in _FREE_TEXT_FIELDS or len(word) < TYPED_PREFIX_MIN:
+        return parsed
+    own = [token.text for token in build_schema()[field].analyzer(word, mode="query")]
+    shortest = max(_STEM_MIN, len(word) - _STEM_SHORTER_BY)
+    alternatives = [
+        wq.Prefix(field, word),
+        *(wq.Term(field, word[:end]) for end in range(len(word) - 1, shortest - 1, -1)),
+    ]
+
+    def widen(node: wq.Query) -> wq.Query:
+        if isinstance(node, wq.Term) and node.fieldname == field and node.text in own:
+            return wq.Or([node, *alternatives])
+        return node
+
+    if not own:  # a stop word so far (`the` on the way to `theory`): only the prefix
+        widened: wq.Query = wq.Or(alternatives)
+        return widened if parsed is wq.NullQuery else wq.And([parsed, widened])
+    return parsed.accept(widen)
+
+
+def _field_named(name: str) -> str:
+    """The index field a typed field name (or one of its aliases) stands for."""
+    name = name.lower()
+    for field, aliases in fields.query_aliases().items():
+        if name in aliases:
+            return field
+    return name
 
 
 def _phrase_in_positional_field(node: wq.Query) -> wq.Query:
