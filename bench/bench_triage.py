@@ -1,0 +1,121 @@
+"""Benchmark triage in the desktop window (issue 10) on a large library.
+
+Measures, on the corpus (13,417 papers) or a replica of it (100,000):
+- feature build: the ranking's matrix made from the library (first triage of a library),
+  and loaded again from its cache (every later open);
+- decision -> next paper shown: the triage view's S/X key to the next paper on screen,
+  through the writer thread, the database, the search index and the next-paper choice
+  (target <= 200 ms), with the longest GUI-thread block meanwhile;
+- retrain: a decision to the background model that reflects it.
+Prints figures; not a test. The library is built once (bench_gui.build_library) and kept
+in bench/out/. Usage (run it niced: it loads both cores):
+    QT_QPA_PLATFORM=offscreen nice -n 10 python bench/bench_triage.py [--papers 13417]
+        [--decisions 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from bench_gui import OUT, BlockWatch, build_library, wait_for  # noqa: E402
+from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
+
+from paperdesk.gui.app import application  # noqa: E402
+from paperdesk.gui.main_window import MainWindow  # noqa: E402
+from paperdesk.gui.triage_session import Order  # noqa: E402
+from paperdesk.services.promise import FEATURES_DIR  # noqa: E402
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:9.1f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--papers", type=int, default=13_417)
+    parser.add_argument("--decisions", type=int, default=60)
+    args = parser.parse_args()
+    built = OUT / f"library-{args.papers}"
+    build_library(built, args.papers)
+    copies = tempfile.TemporaryDirectory()
+    folder = Path(copies.name) / "library"
+    shutil.copytree(built, folder, ignore=shutil.ignore_patterns(FEATURES_DIR))
+
+    app = application()
+    settings = QSettings(str(Path(copies.name) / "bench.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(folder, settings, offer_demo=False)
+    window.resize(1400, 900)
+    listed: list[bool] = []
+    window.search_applied.connect(lambda: listed.append(True))
+    window.show()
+    wait_for(app, lambda: bool(listed))
+    desk = window.desk
+    assert desk is not None
+    print(f"library: {desk.library.papers.count():,} papers", flush=True)
+
+    cpu, wall = time.process_time(), time.perf_counter()
+    desk.promise.features()
+    print(
+        f"feature build (first triage)          {ms(time.perf_counter() - wall)} wall,"
+        f" {ms(time.process_time() - cpu)} CPU",
+        flush=True,
+    )
+    fresh = type(desk.promise)(desk)
+    wall = time.perf_counter()
+    fresh.features()
+    print(f"feature matrix loaded from its cache  {ms(time.perf_counter() - wall)}", flush=True)
+    fresh.close()
+
+    view = window.triage.view
+    view.header.order.setCurrentIndex(view.header.order.findData(Order.PROMISE.value))
+    shown: list[object] = []
+    view.session.paper_shown.connect(shown.append)
+    window.triage.enter()
+    wait_for(app, lambda: bool(shown))
+    promise = desk.promise_if_started()
+    wait_for(app, lambda: promise is not None and promise.ready())
+    assert promise is not None
+    promise.wait(600)
+
+    watch = BlockWatch()
+    watch.start()
+    retrains: list[float] = []
+    for n in range(args.decisions):
+        before = len(shown)
+        key = Qt.Key.Key_S if n % 5 == 0 else Qt.Key.Key_X
+        QTest.keyClick(view, key)
+        wait_for(app, lambda before=before: len(shown) > before)
+        if n % 10 == 9:
+            # How long the background model takes to reflect this decision (the window
+            # went on meanwhile; this wait is the bench's own, after the paper showed).
+            start = time.perf_counter()
+            promise.wait(600)
+            retrains.append(time.perf_counter() - start)
+    longest = watch.stop()
+    timings = sorted(view.session.timings)
+    print(f"decisions: {len(timings)} (S every fifth, else X), most promising first")
+    print(f"decision -> next paper shown, median  {ms(statistics.median(timings) / 1000)}")
+    print(f"decision -> next paper shown, p90     {ms(timings[int(len(timings) * 0.9)] / 1000)}")
+    print(f"decision -> next paper shown, max     {ms(timings[-1] / 1000)}")
+    print(f"longest GUI-thread block meanwhile    {ms(longest)}")
+    if retrains:
+        print(f"retrain after a decision, median      {ms(statistics.median(retrains))}")
+        print(f"retrain after a decision, max         {ms(max(retrains))}")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory                           {peak:9.0f} MB")
+    window.close()
+    copies.cleanup()
+
+
+if __name__ == "__main__":
+    main()
