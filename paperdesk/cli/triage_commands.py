@@ -24,7 +24,7 @@ from paperdesk.cli.output import width
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.models import Paper
 from paperdesk.core.scope import Scope
-from paperdesk.core.triage import Decision, pace_per_hour
+from paperdesk.core.triage import Decision, Progress, pace_per_hour
 from paperdesk.services import editing, history, notes, reading, simulating, tagging, triage
 from paperdesk.services.desk import Desk
 
@@ -85,12 +85,7 @@ class _Loop:
 
     def progress(self) -> str:
         decided = len(self.ids) - len(self.pending)
-        parts = [f"{decided:,} of {len(self.ids):,} decided"]
-        pace = pace_per_hour(self.times)
-        if pace:
-            parts.append(f"{pace / 60:.1f} per minute")
-            parts.append(f"{len(self.pending) / pace * 60:.0f} min left at this pace")
-        return " · ".join(parts)
+        return Progress(decided, len(self.ids), pace_per_hour(self.times)).text()
 
 
 def cmd_triage(desk: Desk, args: argparse.Namespace) -> int:
