@@ -222,3 +222,25 @@ def test_more_like_this_and_sort_by_promise_fill_the_table(qtbot, window):
         window.menus.promise_action.trigger()
     listed = window.model.ids()
     assert len(listed) > 1 and listed == window.desk.promise.order(listed)
+
+
+def test_h_in_the_main_window_marks_the_passage_selected_in_the_detail_pane(qtbot, window):
+    paper_id = window.model.id_at(0)
+    window.table.select_ids([paper_id], paper_id)
+    abstract = window.detail.single.abstract
+    abstract.setSelection(0, 24)  # as a mouse drag over the abstract's first words
+    window.table.setFocus()
+    qtbot.keyClick(window.table, Qt.Key.Key_H)
+    bar = window.detail.single.highlight_bar
+    assert bar.isVisible()
+    qtbot.keyClicks(bar.comment, "worth a look")
+    acted(qtbot, window, bar.comment, Qt.Key.Key_Return)
+    (mark,) = stored(window, paper_id).annotations
+    assert mark.start == 0 and mark.comment == "worth a look"
+    assert mark.quote and stored(window, paper_id).abstract.startswith(mark.quote[:8])
+    shown = window.detail.single.marks
+    assert shown.isVisible() and "worth a look" in shown.text()
+
+    with qtbot.waitSignal(window.changes_applied, timeout=WAIT_MS):
+        shown.linkActivated.emit(f"remove:{mark.id}")  # its "remove" link
+    assert stored(window, paper_id).annotations == ()
