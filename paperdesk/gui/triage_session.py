@@ -178,7 +178,9 @@ class TriageSession(QObject):
         shortlist = self.plan.shortlist
         self.operations.perform(
             LABELS[decision],
-            lambda desk: triage.decide(desk, paper.id, decision, shortlist),
+            # The index follows in the background (the window's catch-up) while the next
+            # paper is read: the paper waits for the database only.
+            lambda desk: triage.decide(desk, paper.id, decision, shortlist, index_later=True),
             on_error=self._on_failed,
             before_apply=lambda: self._after_decision(paper.id),
         )

@@ -58,6 +58,11 @@ def test_keep_discard_and_undo_reach_the_database_one_step_each(qtbot, window):
 
     decided(qtbot, window, view, Qt.Key.Key_X)
     assert stored(window, second).status == Status.DISCARDED
+    # The search index follows in the background, while the next paper is read.
+    qtbot.waitUntil(
+        lambda: searching.listing(window.desk, Scope(), "status:discarded").ids == [second],
+        timeout=WAIT_MS,
+    )
     third = view.session.paper.id
     decided(qtbot, window, view, Qt.Key.Key_M)
     assert stored(window, third).status == Status.SKIMMED
