@@ -97,20 +97,20 @@ def main() -> None:
 
     watch = BlockWatch()
     watch.start()
-    retrains: list[float] = []
+    trained: list[float] = []
+    promise.add_listener(lambda: trained.append(time.perf_counter()))  # ranking's thread
+    decided_at: list[float] = []
+    gui_cpu: list[float] = []
     for n in range(args.decisions):
         before = len(shown)
         key = Qt.Key.Key_S if n % 5 == 0 else Qt.Key.Key_X
+        cpu = time.thread_time()
+        decided_at.append(time.perf_counter())
         QTest.keyClick(view, key)
         wait_for(app, lambda before=before: len(shown) > before)
+        gui_cpu.append(time.thread_time() - cpu)
         reading_ends = time.perf_counter() + args.read_ms / 1000
         wait_for(app, lambda reading_ends=reading_ends: time.perf_counter() > reading_ends)
-        if n % 10 == 9:
-            # How long the background model takes to reflect this decision (the window
-            # went on meanwhile; this wait is the bench's own, after the paper showed).
-            start = time.perf_counter()
-            promise.wait(600)
-            retrains.append(time.perf_counter() - start)
     longest = watch.stop()
     timings = sorted(view.session.timings)
     print(
@@ -120,10 +120,14 @@ def main() -> None:
     print(f"decision -> next paper shown, median  {ms(statistics.median(timings) / 1000)}")
     print(f"decision -> next paper shown, p90     {ms(timings[int(len(timings) * 0.9)] / 1000)}")
     print(f"decision -> next paper shown, max     {ms(timings[-1] / 1000)}")
+    print(f"GUI-thread CPU per decision, median  {ms(statistics.median(gui_cpu))}")
     print(f"longest GUI-thread block meanwhile    {ms(longest)}")
-    if retrains:
-        print(f"retrain after a decision, median      {ms(statistics.median(retrains))}")
-        print(f"retrain after a decision, max         {ms(max(retrains))}")
+    print(f"load average (1 min)                  {os.getloadavg()[0]:9.1f}")
+    # A decision's retrain: from the key to the first model finished after it (the
+    # window went on meanwhile; the reading pause is longer than any retrain here).
+    retrains = [min((t for t in trained if t > at), default=at) - at for at in decided_at]
+    print(f"decision -> model retrained, median   {ms(statistics.median(retrains))}")
+    print(f"decision -> model retrained, max      {ms(max(retrains))}")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory                           {peak:9.0f} MB")
     window.close()
