@@ -298,7 +298,7 @@ def cmd_stats(desk: Desk, args: argparse.Namespace) -> int:
             )
         )
     for line in triage.stats(desk).summary():  # the statistics view's figures
-        print(f"Triage    {line}")
+        print("Triage    " + textwrap.fill(line, width() - 10, subsequent_indent=" " * 10))
     return 0
 
 
