@@ -17,6 +17,7 @@ from PySide6.QtGui import QGuiApplication
 from paperdesk.core.citekeys import assign_keys
 from paperdesk.core.models import Overview, Paper, Status
 from paperdesk.core.scope import Kind, Scope
+from paperdesk.gui.duplicates_dialog import DuplicatesDialog
 from paperdesk.gui.links import open_link, paper_links
 from paperdesk.gui.operations import Operations
 from paperdesk.gui.panes import Panes
@@ -49,6 +50,7 @@ class Commands:
         self.panes = panes
         self.overview: Overview | None = None
         self.last_shortlist: str | None = None
+        self.duplicates_dialog: DuplicatesDialog | None = None
         self.stats_view: StatsView | None = None
 
     # --- what the library holds by name ----------------------------------------------
@@ -111,6 +113,14 @@ class Commands:
         if not ids or not self.panes.ask.confirm_delete(len(ids)):
             return
         self.operations.perform("Deleting papers", lambda desk: editing.delete_papers(desk, ids))
+
+    def find_duplicates(self) -> None:
+        """Edit > Find Duplicates: the groups of likely duplicates, to merge or keep apart."""
+        if self.duplicates_dialog is None:
+            self.duplicates_dialog = DuplicatesDialog(self.operations, self.panes.window)
+        self.duplicates_dialog.show()
+        self.duplicates_dialog.raise_()
+        self.duplicates_dialog.refresh()
 
     # --- opening and copying ---------------------------------------------------------
     def open_selected(self) -> None:

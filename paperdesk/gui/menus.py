@@ -92,6 +92,7 @@ class WindowMenus:
         self.redo_action.setData("Redo")
         self.find_action = self._action("&Find", window.search_bar.focus, "Ctrl+F", "search")
         self.select_all_action = self._action("Select &All", commands.select_all, "Ctrl+A")
+        self.duplicates_action = self._action("Find D&uplicates…", commands.find_duplicates)
         self.delete_action = self._action(
             "&Delete Papers…", commands.delete_selected, "Delete", "delete"
         )
@@ -202,6 +203,8 @@ class WindowMenus:
         )
         edit_menu.addSeparator()
         edit_menu.addActions([self.remove_from_shortlist_action, self.delete_action])
+        edit_menu.addSeparator()
+        edit_menu.addAction(self.duplicates_action)
         view_menu = bar.addMenu("&View")
         sort_menu = view_menu.addMenu("&Sort By")
         sort_menu.addActions(list(self.sort_actions.values()))

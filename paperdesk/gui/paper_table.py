@@ -16,7 +16,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QIcon, QKeyEvent, QPainter, QPalette
+from PySide6.QtGui import QIcon, QKeyEvent, QPainter, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -43,6 +43,11 @@ DEFAULT_WIDTHS = {
     Column.ADDED: 84,
 }
 HIDDEN_AT_FIRST = (Column.ADDED,)
+#: Below this many characters for the title, the other columns give up width in
+#: proportion (as Zotero's do) instead of pushing Year and Tags out of sight.
+TITLE_MIN_CHARS = 30
+#: ...but none shrinks below this share of the width the user gave it.
+NARROWEST_SHARE = 0.4
 
 
 def row_runs(rows: list[int]) -> list[tuple[int, int]]:
@@ -132,6 +137,9 @@ class PaperTable(QTableView):
 
     def __init__(self, model: PaperTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # The widths the user gave the columns besides the title (_fit_columns).
+        self._preferred: dict[Column, int] = dict(DEFAULT_WIDTHS)
+        self._fitting = False
         self.setObjectName("paperTable")
         self.setAccessibleName("Papers")
         self.setModel(model)
@@ -175,6 +183,7 @@ class PaperTable(QTableView):
     def reset_columns(self) -> None:
         """The columns as they first come: every column in its place and width."""
         header = self.horizontalHeader()
+        self._preferred = dict(DEFAULT_WIDTHS)
         header.blockSignals(True)
         try:
             for column in Column:
@@ -186,6 +195,7 @@ class PaperTable(QTableView):
         finally:
             header.blockSignals(False)
         header.viewport().update()
+        self._fit_columns()
         self.columns_changed.emit()
 
     def column_menu(self, column: int | None = None) -> QMenu:
@@ -211,6 +221,7 @@ class PaperTable(QTableView):
 
     def show_column(self, column: int, shown: bool) -> None:
         self.horizontalHeader().setSectionHidden(column, not shown)
+        self._fit_columns()
         self.columns_changed.emit()
 
     def move_column(self, column: int, step: int) -> None:
@@ -237,10 +248,35 @@ class PaperTable(QTableView):
         shown = [c for c in Column if not header.isSectionHidden(c)]
         return sorted(shown, key=header.visualIndex)
 
-    def _on_section_resized(self, column: int, _old: int, _new: int) -> None:
-        # The stretched title follows the window; only a user's drag is worth keeping.
-        if column != Column.TITLE:
+    def _on_section_resized(self, column: int, _old: int, new: int) -> None:
+        # The stretched title follows the window, and _fit_columns follows the title;
+        # only a user's drag (or restored widths) is worth keeping.
+        if column != Column.TITLE and not self._fitting:
+            self._preferred[Column(column)] = new
             self.columns_changed.emit()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """Give the title at least TITLE_MIN_CHARS characters when the table is narrow, by
+        shrinking the other shown columns in proportion; their own widths come back when
+        there is room again."""
+        header = self.horizontalHeader()
+        shown = [c for c in self._preferred if not header.isSectionHidden(c)]
+        wanted = sum(self._preferred[c] for c in shown)
+        title = TITLE_MIN_CHARS * self.fontMetrics().averageCharWidth()
+        room = self.viewport().width() - title
+        share = 1.0 if wanted <= room or not wanted else max(room / wanted, NARROWEST_SHARE)
+        self._fitting = True
+        try:
+            for column in shown:
+                width = max(header.minimumSectionSize(), round(self._preferred[column] * share))
+                if header.sectionSize(column) != width:
+                    header.resizeSection(column, width)
+        finally:
+            self._fitting = False
 
     def _show_column_menu(self, position: QPoint) -> None:
         header = self.horizontalHeader()

@@ -89,11 +89,14 @@ def export(
         count = backup.write_backup(desk, target.path)
         return ExportResult(path, chosen, count, Changes())
     check_pattern(options.key_pattern)
-    loaded, changes = _with_stored_keys(desk, searching.scope_ids(desk, scope), options.key_pattern)
+    loaded, new_keys = _with_keys(desk, searching.scope_ids(desk, scope), options.key_pattern)
     papers = _checking_cancel(loaded, cancelled)
     options = replace(options, heading=_heading(scope), tag_colours=_tag_colours(desk))
     with open_target(target, desk.folder, newline=WRITERS[chosen].newline) as stream:
         count = _write(chosen, papers, stream, options)
+    # Kept only once the file is in place: a failed or cancelled export changes nothing.
+    # A read-only library lends the keys to this file without keeping them.
+    changes = _store_keys(desk, new_keys) if new_keys and not desk.read_only else Changes()
     return ExportResult(path, chosen, count, changes)
 
 
@@ -123,8 +126,9 @@ def _write(format: str, papers: Iterable[Paper], stream: TextIO, options: Option
     return WRITERS[format].write(papers, stream, options)
 
 
-def _with_stored_keys(desk: Desk, ids: Sequence[int], pattern: str) -> tuple[list[Paper], Changes]:
-    """The papers, each with a usable citation key, unique in the library and kept.
+def _with_keys(desk: Desk, ids: Sequence[int], pattern: str) -> tuple[list[Paper], dict[int, str]]:
+    """The papers, each with a usable citation key unique in the library, and the keys
+    made for them here (to be stored once the file is written).
 
     An imported key BibTeX would refuse (`Müller2020`) counts as missing: otherwise
     every export would invent a different replacement for it.
@@ -132,13 +136,11 @@ def _with_stored_keys(desk: Desk, ids: Sequence[int], pattern: str) -> tuple[lis
     papers = desk.library.papers.get_many(ids)
     keyless = [p for p in papers if not (p.citation_key and is_valid_key(p.citation_key))]
     if not keyless:
-        return papers, Changes()
+        return papers, {}
     taken = desk.library.papers.citation_keys_in_use() - {p.citation_key for p in keyless}
     new_keys = dict(zip((p.id for p in keyless), assign_keys(keyless, pattern, taken), strict=True))
-    # A read-only library lends the keys to this file without keeping them.
-    changes = Changes() if desk.read_only else _store_keys(desk, new_keys)
     keyed = [replace(p, citation_key=new_keys[p.id]) if p.id in new_keys else p for p in papers]
-    return keyed, changes
+    return keyed, new_keys
 
 
 @mutation

@@ -76,6 +76,16 @@ class Database:
                 )
                 bump_generation(connection)
 
+    @contextmanager
+    def bookkeeping(self) -> Iterator[Connection]:
+        """A write that is no user action (the citation keys an export pins): one
+        transaction and a new generation, but no journal and no history row, so that
+        undo never meets it and the user's last action stays the one undone.
+        """
+        with self.engine.begin() as connection:
+            yield connection
+            bump_generation(connection)
+
     def generation(self) -> int:
         """A counter raised by every committed write; the index stores the one it reflects."""
         with self.read() as connection:

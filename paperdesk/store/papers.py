@@ -276,13 +276,16 @@ class PaperStore(SubStore):
         return Changes("Edit title", ids_of([paper_id]))
 
     def set_citation_keys(self, keys: dict[int, str]) -> Changes:
-        """Store generated citation keys so a paper keeps its key across exports."""
-        with self._db.action("Assign citation keys") as w:
-            with w.journal.tracked_ids(papers_t, "id", list(keys), only=["citation_key"]):
-                for paper_id, key in keys.items():
-                    w.connection.execute(
-                        update(papers_t).where(papers_t.c.id == paper_id).values(citation_key=key)
-                    )
+        """Store generated citation keys so a paper keeps its key across exports.
+
+        Not an undo step: an export is not something the user did to the library, and
+        `export; undo` must undo the user's last action (issue 13).
+        """
+        with self._db.bookkeeping() as connection:
+            for paper_id, key in keys.items():
+                connection.execute(
+                    update(papers_t).where(papers_t.c.id == paper_id).values(citation_key=key)
+                )
         return Changes("Assign citation keys", ids_of(keys))
 
     def delete(self, ids: Sequence[int]) -> Changes:

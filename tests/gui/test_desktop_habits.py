@@ -419,10 +419,18 @@ def test_10_titles_get_the_room_at_1400_and_nothing_clips_at_900(qtbot, window):
     qtbot.wait(50)
     chars = window.table.fontMetrics().averageCharWidth()
     assert window.table.columnWidth(Column.TITLE) >= 50 * chars
+    wide = {c: window.table.columnWidth(c) for c in (Column.AUTHOR, Column.TAGS)}
     window.resize(900, 600)
     qtbot.wait(50)
     area = window.detail.scroll_area
     assert area.widget().width() <= area.viewport().width()
+    # The other columns give up width so the title keeps ~30 characters, and Year and
+    # Tags stay in sight (no horizontal scrolling); widened again, they get theirs back.
+    assert window.table.columnWidth(Column.TITLE) >= 25 * chars
+    assert window.table.horizontalScrollBar().maximum() == 0
+    window.resize(1400, 900)
+    qtbot.wait(50)
+    assert {c: window.table.columnWidth(c) for c in wide} == wide
 
 
 def test_10_the_status_bar_keeps_the_counts(qtbot, window):

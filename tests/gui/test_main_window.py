@@ -633,8 +633,10 @@ def test_export_dialog_previews_and_the_export_writes_the_shortlist(qtbot, windo
     qtbot.waitUntil(lambda: "@" in dialog.preview.toPlainText(), timeout=WAIT_MS)
     assert entries(dialog.preview.toPlainText()) == 3
     dialog.select_format("csv")
-    preview_starts = dialog.preview.toPlainText().startswith
-    qtbot.waitUntil(lambda: preview_starts("citation_key,"), timeout=WAIT_MS)
+    # Read the preview afresh each time: it is written when the reader job ends.
+    qtbot.waitUntil(
+        lambda: dialog.preview.toPlainText().startswith("citation_key,"), timeout=WAIT_MS
+    )
     assert dialog.excel_bom.isVisibleTo(dialog) and not dialog.flavour_box.isVisibleTo(dialog)
     dialog.select_format("json")
     assert not dialog.scope_box.isEnabled() and dialog.chosen_scope().is_whole_library

@@ -17,7 +17,15 @@ from paperdesk.core.scope import Scope
 from paperdesk.formats.bibtex_writer import write_bibtex
 from paperdesk.formats.csv_reader import read_csv
 from paperdesk.formats.json_reader import read_json
-from paperdesk.services import editing, exporting, notes, searching, shortlists, tagging
+from paperdesk.services import (
+    editing,
+    exporting,
+    history,
+    notes,
+    searching,
+    shortlists,
+    tagging,
+)
 from paperdesk.services.desk import Desk
 
 HOSTILE_NOTES = [
@@ -88,6 +96,29 @@ def test_citation_keys_are_stored_and_kept_across_exports(desk: Desk, tmp_path: 
     exporting.export(desk, Scope(), tmp_path / "all.bib")
     all_keys = [p.citation_key for batch in desk.library.papers.iter_all() for p in batch]
     assert len(set(all_keys)) == 38
+
+
+def test_an_export_is_no_undo_step_and_undo_still_undoes_the_last_action(
+    desk: Desk, tmp_path: Path
+) -> None:
+    """Issue 13: `rate; export; undo` undid the keys the export stored, not the rating."""
+    editing.set_rating(desk, [36], 4)
+    exporting.export(desk, Scope(), tmp_path / "all.bib")
+    key = desk.library.papers.get(36).citation_key
+    assert key
+    assert history.labels(desk).undo == "Rate 4 stars"
+    history.undo(desk)
+    paper = desk.library.papers.get(36)
+    assert paper.rating == 0 and paper.citation_key == key
+
+
+def test_a_failed_or_cancelled_export_stores_no_keys(desk: Desk, tmp_path: Path) -> None:
+    with pytest.raises(PaperdeskError):
+        exporting.export(desk, Scope(), tmp_path / "no-such-folder" / "all.bib")
+    with pytest.raises(Cancelled):
+        exporting.export(desk, Scope(), tmp_path / "all.bib", cancelled=lambda: True)
+    assert all(p.citation_key is None for p in desk.library.papers.get_many([36, 1, 2]))
+    assert history.labels(desk).undo != "Assign citation keys"
 
 
 def test_csv_reads_back_with_csv_module_and_our_reader(
