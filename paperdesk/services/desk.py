@@ -8,11 +8,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from paperdesk.config import BACKUP_DIR, DB_FILE, INDEX_DIR, UNFINISHED_DIR
+from paperdesk.config import BACKUP_DIR, DB_FILE, INDEX_DIR, UNFINISHED_DIR, team_state_dir
 from paperdesk.core.errors import LibraryError, ReadOnlyLibraryError
+from paperdesk.core.team_url import TeamAddress
 from paperdesk.formats.atomic import remove_unfinished
 from paperdesk.search.index import FullTextIndex
-from paperdesk.services import indexing, rolling_backups
+from paperdesk.services import indexing, rolling_backups, team_index
 from paperdesk.services.write_lock import Notice, WriteLock, lock_for
 from paperdesk.store.db import can_write
 from paperdesk.store.faults import damaged_error, mark_damaged, sanity_problem_settled
@@ -31,6 +32,11 @@ class Desk:
     Every change goes through `writing()`, which holds the library's write lock across
     programs (services/write_lock.py). A library whose folder or database cannot be
     written opens `read_only`: reads and searches work, changes are refused.
+
+    A team library (`open_team`) lives on a PostgreSQL server; its folder is local
+    state (the search index) in the user data folder, keyed by server and database.
+    The server's transactions keep the clients' writes apart; the write lock then
+    only keeps this machine's programs from writing the shared local index at once.
     """
 
     def __init__(
@@ -40,8 +46,11 @@ class Desk:
         index: FullTextIndex,
         read_only: bool = False,
         on_wait: Notice | None = None,
+        address: TeamAddress | None = None,
     ) -> None:
         self.folder = folder
+        #: Where a team library's database is (None: the local library in `folder`).
+        self.address = address
         self.library = library
         self.index = index
         self.read_only = read_only
@@ -54,6 +63,11 @@ class Desk:
         # their re-indexing: services/indexing.catch_up). Kept in memory: if the
         # process ends first, the index's stamp is stale and the next open rebuilds it.
         self.index_behind: set[int] = set()
+
+    @property
+    def location(self) -> str:
+        """The library as the user names it: its folder, or a team library's masked URL."""
+        return self.address.masked if self.address is not None else str(self.folder)
 
     @property
     def db_path(self) -> Path:
@@ -97,6 +111,24 @@ class Desk:
             desk.ensure_index(progress)
         return desk
 
+    @classmethod
+    def open_team(
+        cls,
+        address: TeamAddress,
+        progress: Callable[[int, int], None] | None = None,
+        ensure_index: bool = True,
+        on_wait: Notice | None = None,
+    ) -> Desk:
+        """Open (creating its tables if needed) the team library at `address`, and bring
+        this machine's index of it up to date. Changes are recorded as the address's user."""
+        folder = team_state_dir(address)
+        _make_folder(folder)
+        library = Library.open(address.url, actor=address.user)
+        desk = cls(folder, library, FullTextIndex(folder / INDEX_DIR), False, on_wait, address)
+        if ensure_index:
+            desk.ensure_index(progress)
+        return desk
+
     @contextmanager
     def writing(self, progress: Callable[[int, int], None] | None = None) -> Iterator[None]:
         """Hold the library's write lock for one action (re-entrant within a thread).
@@ -107,7 +139,7 @@ class Desk:
         """
         if self.read_only:
             raise ReadOnlyLibraryError(
-                f"the library at {self.folder} is read-only: nothing was changed"
+                f"the library at {self.location} is read-only: nothing was changed"
             )
         with self.lock.hold(self.on_wait):
             if self.lock.depth == 1:
@@ -122,6 +154,9 @@ class Desk:
         rebuilt under it, and only if it is still stale once the lock is held (another
         program may just have been finishing its update).
         """
+        if self.library.shared:
+            with self.writing(progress):  # the catch-up of every first write
+                return None
         reason = self.index.why_stale(self.library.generation())
         if reason is None:
             return None
@@ -135,6 +170,9 @@ class Desk:
     def _catch_up_index(self, progress: Callable[[int, int], None] | None) -> None:
         if self._index_failed:
             return  # tried once by this Desk already; the next program tries again
+        if self.library.shared:
+            team_index.catch_up(self, progress)
+            return
         if self.index_behind:
             # Stale because this Desk deferred a bulk change's re-indexing: catch_up
             # finishes it in chunks; a rebuild here would redo all of it at once.

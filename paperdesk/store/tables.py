@@ -15,6 +15,7 @@ from sqlalchemy import Table
 from paperdesk.store.journal import CHUNK
 from paperdesk.store.schema import (
     AuthorRow,
+    ChangeLogRow,
     HistoryRow,
     ImportBatchPaperRow,
     ImportBatchRow,
@@ -46,6 +47,7 @@ batch_papers_t: Table = ImportBatchPaperRow.__table__  # type: ignore[assignment
 history_t: Table = HistoryRow.__table__  # type: ignore[assignment]
 meta_t: Table = MetaRow.__table__  # type: ignore[assignment]
 not_duplicates_t: Table = NotDuplicateRow.__table__  # type: ignore[assignment]
+change_log_t: Table = ChangeLogRow.__table__  # type: ignore[assignment]
 
 
 def now() -> datetime:
