@@ -65,7 +65,7 @@ class Database:
         An undoable action that changed nothing leaves no history row. A non-undoable
         one (an import) is recorded all the same, so the history says it happened.
         """
-        with self.engine.begin() as connection:
+        with self.transaction() as connection:
             journal = Journal(connection)
             yield Write(connection, journal)
             if journal.steps or not undoable:
@@ -82,6 +82,23 @@ class Database:
                     )
                 )
                 self.committing(connection, journal.steps)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """A write transaction; on a team library, one at a time across all clients.
+
+        A team library's transactions queue on the generation row, which every write
+        raises anyway: so an action's reads, its journal and its writes see no other
+        client's write midway (an append to a note cannot lose another's, an undo
+        record is exact), generations are committed in order, and no two writes can
+        deadlock. Writes are short; a lab's clients barely notice the queue.
+        """
+        with self.engine.begin() as connection:
+            if connection.dialect.name != "sqlite":
+                connection.execute(
+                    select(meta_t.c.value).where(meta_t.c.key == "generation").with_for_update()
+                )
+            yield connection
 
     def committing(self, connection: Connection, steps: Sequence[Step]) -> None:
         """The last statements of a write: a new generation, and the change record."""
@@ -109,7 +126,7 @@ def bump_generation(connection: Connection) -> int:
     One UPDATE, not a read then a write: on a team library two clients' transactions
     would otherwise both write the same number. The row stays locked until the commit,
     so generations are committed in the order they are given (store/change_log.py
-    relies on it). Called last in a transaction, it holds that lock only briefly.
+    relies on it).
     """
     value = cast(cast(meta_t.c.value, Integer) + 1, meta_t.c.value.type)
     raised = connection.scalar(

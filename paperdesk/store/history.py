@@ -35,7 +35,7 @@ class HistoryStore(SubStore):
         return self._replay(undo=False)
 
     def _replay(self, *, undo: bool) -> Changes | None:
-        with self._db.engine.begin() as connection:
+        with self._db.transaction() as connection:
             entry = _candidate(connection, undone=not undo)
             if entry is None:
                 return None

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from sqlalchemy import Table
+from sqlalchemy import Connection, Table
+from sqlalchemy.dialects import postgresql, sqlite
 
 from paperdesk.store.journal import CHUNK
 from paperdesk.store.schema import (
@@ -60,3 +61,14 @@ def chunked(values: Sequence[T], size: int = CHUNK) -> Iterator[list[T]]:
     values = list(values)
     for start in range(0, len(values), size):
         yield values[start : start + size]
+
+
+def insert_missing(connection: Connection, table: Table, rows: Sequence[dict[str, Any]]) -> None:
+    """Insert `rows`, skipping those whose key is already there: set semantics.
+
+    On a team library two people tagging one paper at once both succeed and the paper
+    has the tag once; checking first and inserting after would make one of them fail.
+    """
+    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+    if rows:
+        connection.execute(dialect.insert(table).on_conflict_do_nothing(), list(rows))
