@@ -155,8 +155,9 @@ class Desk:
         program may just have been finishing its update).
         """
         if self.library.shared:
-            with self.writing(progress):  # the catch-up of every first write
-                return None
+            with self.lock.hold(self.on_wait):  # this machine's programs share the index
+                team_index.catch_up(self, progress)
+            return None
         reason = self.index.why_stale(self.library.generation())
         if reason is None:
             return None
@@ -171,7 +172,8 @@ class Desk:
         if self._index_failed:
             return  # tried once by this Desk already; the next program tries again
         if self.library.shared:
-            team_index.catch_up(self, progress)
+            # Others change a team library all the time: its index catches up when it
+            # opens and when the window polls (team_index), not before every write.
             return
         if self.index_behind:
             # Stale because this Desk deferred a bulk change's re-indexing: catch_up

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import psycopg
+import psycopg.errors
 from sqlalchemy import Engine, event, text
 from sqlalchemy.engine import ExceptionContext
 
@@ -29,6 +30,11 @@ def translate_server_errors(engine: Engine, masked: str) -> None:
         error = context.original_exception
         if isinstance(error, psycopg.OperationalError):
             raise server_error(error, masked) from error
+        if isinstance(error, psycopg.errors.InsufficientPrivilege):
+            # A user other than the owner opening a library without tables, or a
+            # user the owner has not granted the tables to.
+            reason = " ".join(str(error).split())
+            raise LibraryError(f"the team library {masked} refused: {reason}") from error
 
     event.listen(engine, "handle_error", on_error)
 
