@@ -67,13 +67,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         location = resolve_library(args.library)
         if args.command is None:
-            from paperdesk.gui.app import run_gui
-
             if isinstance(location, TeamAddress):
                 raise PaperdeskError(
                     f"the desktop app cannot open a team library yet ({location.masked}); "
                     "use the command line verbs with --library"
                 )
+            from paperdesk.gui.app import run_gui
+
             return run_gui(
                 location,
                 Path(args.screenshot) if args.screenshot else None,
