@@ -129,6 +129,17 @@ class Desk:
             desk.ensure_index(progress)
         return desk
 
+    def catch_up_with_others(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Re-index what other clients changed in a team library since this machine's
+        index last caught up (services/team_index.py); returns how many papers.
+
+        One query when nothing changed, so searches call it every time.
+        """
+        if not self.library.shared:
+            return 0
+        with self.lock.hold(self.on_wait):  # this machine's programs share the index
+            return team_index.catch_up(self, progress)
+
     @contextmanager
     def writing(self, progress: Callable[[int, int], None] | None = None) -> Iterator[None]:
         """Hold the library's write lock for one action (re-entrant within a thread).
@@ -155,8 +166,7 @@ class Desk:
         program may just have been finishing its update).
         """
         if self.library.shared:
-            with self.lock.hold(self.on_wait):  # this machine's programs share the index
-                team_index.catch_up(self, progress)
+            self.catch_up_with_others(progress)
             return None
         reason = self.index.why_stale(self.library.generation())
         if reason is None:
@@ -173,7 +183,7 @@ class Desk:
             return  # tried once by this Desk already; the next program tries again
         if self.library.shared:
             # Others change a team library all the time: its index catches up when it
-            # opens and when the window polls (team_index), not before every write.
+            # opens and before a search (catch_up_with_others), not before every write.
             return
         if self.index_behind:
             # Stale because this Desk deferred a bulk change's re-indexing: catch_up

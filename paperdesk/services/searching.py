@@ -57,6 +57,7 @@ def find_ids(
     if not query or not query.strip():
         key = "added" if sort == fields.RELEVANCE else sort
         return SearchResult(desk.library.papers.sorted_ids(key, descending), total, None, ())
+    desk.catch_up_with_others()  # a team library: others' tags are searchable at once
     hits = desk.index.search(query)
     ids = hits.ids
     behind = indexing.behind(desk)

@@ -122,7 +122,7 @@ def test_a_client_catches_up_with_the_others_changes_and_finds_them(
     shortlists.create(seeded, "Reading group", [12, 13])
     notes.set_note(seeded, 14, "the quokka trick again")
     editing.delete_papers(seeded, [15])
-    assert searching.find_ids(bob, "tag:to-discuss").ids == []  # bob has not caught up
+    assert bob.index.search("tag:to-discuss").ids == []  # its index has not caught up yet
 
     reindexed = team_index.catch_up(bob)
 
@@ -131,6 +131,13 @@ def test_a_client_catches_up_with_the_others_changes_and_finds_them(
     assert sorted(searching.find_ids(bob, 'in:"Reading group"').ids) == [12, 13]
     assert searching.find_ids(bob, "quokka").ids == [14]
     assert 15 not in bob.index.indexed_ids()
+
+
+def test_a_search_catches_up_first(seeded: Desk, client: Client) -> None:
+    bob = client("bob")
+    tagging.add_tags(seeded, [21], ["just-now"])
+    assert searching.find_ids(bob, "tag:just-now").ids == [21]
+    assert team_index.caught_up_to(bob) == seeded.library.generation()
 
 
 def test_a_client_that_reopens_finds_what_others_did_while_it_was_closed(
