@@ -22,6 +22,8 @@ class Changes:
     shortlists: bool = False
     saved_searches: bool = False
     imports: bool = False
+    # The library's always-highlight words changed: abstracts shown must be redrawn.
+    highlight_words: bool = False
     history_id: int | None = None
 
     def merged_with(self, other: Changes) -> Changes:
@@ -33,6 +35,7 @@ class Changes:
             shortlists=self.shortlists or other.shortlists,
             saved_searches=self.saved_searches or other.saved_searches,
             imports=self.imports or other.imports,
+            highlight_words=self.highlight_words or other.highlight_words,
             history_id=other.history_id or self.history_id,
         )
 
@@ -45,6 +48,7 @@ class Changes:
             or self.shortlists
             or self.saved_searches
             or self.imports
+            or self.highlight_words
         )
 
 

@@ -24,6 +24,8 @@ class FieldType(StrEnum):
 
 #: The order that needs no field: best match first, or import order without a query.
 RELEVANCE = "relevance"
+#: Most promising first, by the model learnt from the user's decisions (issue 10).
+PROMISE = "promise"
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,8 @@ FIELDS: tuple[Field, ...] = (
         multiple=True,
     ),
     Field("note", FieldType.TEXT, query=True),
+    # Passages marked in the abstract and their comments (triage, issue 10).
+    Field("annotation", FieldType.TEXT, query=True, aliases=("annotations", "highlight")),
     # Every word a reader sees (title, abstract, authors, note, tags, venue): bare words
     # search it. One combined field indexes ~1.35x and searches ~2x faster than several.
     Field("text", FieldType.TEXT, query=True, aliases=("all", "abstract")),
@@ -100,7 +104,7 @@ DEFAULT_QUERY_FIELD = "text"
 
 def sort_keys() -> tuple[str, ...]:
     """Every way to order papers, relevance first (the CLI's `--sort` choices)."""
-    return (RELEVANCE, *BY_SORT_KEY)
+    return (RELEVANCE, PROMISE, *BY_SORT_KEY)
 
 
 def query_fields() -> tuple[Field, ...]:

@@ -97,6 +97,25 @@ class PaperRecord:
 
 
 @dataclass(frozen=True)
+class Annotation:
+    """A passage of a paper's abstract the user marked, with a colour and a comment.
+
+    `start` and `stop` are character offsets into the abstract as a reader sees it
+    (`paperdesk.text.shown_text`); `quote` is the passage itself, so the mark finds its
+    place again if the abstract is ever shown differently.
+    """
+
+    id: int
+    paper_id: int
+    start: int
+    stop: int
+    quote: str
+    colour: str
+    comment: str = ""
+    created: datetime | None = None
+
+
+@dataclass(frozen=True)
 class Paper:
     """A paper as stored in the library, with the user's data attached."""
 
@@ -119,6 +138,7 @@ class Paper:
     shortlists: tuple[str, ...] = ()
     note: str = ""
     raw_fields: tuple[tuple[str, str], ...] = ()
+    annotations: tuple[Annotation, ...] = ()
 
     @property
     def first_author_label(self) -> str:

@@ -10,14 +10,20 @@ A backup is a JSON object::
      "shortlists": [{"id": 1, "name": "To present", "created": ..., "entries": [7, 3]}],
      "saved_searches": [{"id": 1, "name": ..., "query": ..., "created": ...}, ...],
      "import_batches": [{"id": 1, "label": ..., ..., "paper_ids": [1, 2, 3]}, ...],
-     "not_duplicates": [{"paper_a": 4, "paper_b": 9}, ...]}
+     "not_duplicates": [{"paper_a": 4, "paper_b": 9}, ...],
+     "annotations": [{"id": 1, "paper_id": 7, "start": 0, "stop": 12, "quote": ...,
+                      "colour": "#fff59d", "comment": ..., "created": ...}, ...],
+     "decisions": [{"id": 1, "paper_id": 7, "decision": "keep", "at": ...}, ...],
+     "highlight_words": [{"word": "bandit"}, ...]}
 
 Every section lists its rows with the database's own column names and ids, so a
 restore rebuilds the very same library; `SECTIONS` below is the complete field list.
 Times are naive ISO 8601 local times, as the library stores them. A shortlist's
 `entries` are its papers in the user's order; an import batch's `paper_ids` are the
 papers its file held. History (undo) and the search index are not backed up: the
-first is about the old library, the second is rebuilt from the data.
+first is about the old library, the second is rebuilt from the data. Format 2 added
+the triage sections (annotations, decisions, highlight words); a format 1 backup is
+read as having none.
 
 In memory a backup is a `BackupState`: the same sections as lists of dicts, with
 `datetime` values for times; `paperdesk.store.snapshot` reads and restores exactly
@@ -41,10 +47,11 @@ from typing import Any, TextIO
 
 from paperdesk.core.errors import FormatError
 from paperdesk.core.models import MAX_RATING, Status
+from paperdesk.core.triage import Decision
 from paperdesk.formats.encoding import decode
 
 VERSION_KEY = "paperdesk_backup"
-VERSION = 1
+VERSION = 2
 
 BackupState = dict[str, list[dict[str, Any]]]
 
@@ -100,6 +107,12 @@ def _time(value: Any) -> datetime:
 
 def _status(value: Any) -> str:
     choices = [s.value for s in Status]
+    _expect(value in choices, "one of " + ", ".join(choices), value)
+    return value
+
+
+def _decision(value: Any) -> str:
+    choices = [d.value for d in Decision]
     _expect(value in choices, "one of " + ", ".join(choices), value)
     return value
 
@@ -205,7 +218,21 @@ SECTIONS: dict[str, dict[str, Check]] = {
         "paper_ids": _identifiers,
     },
     "not_duplicates": {"paper_a": _identifier, "paper_b": _identifier},
+    "annotations": {
+        "id": _identifier,
+        "paper_id": _identifier,
+        "start": _integer,
+        "stop": _integer,
+        "quote": _text,
+        "colour": _text,
+        "comment": _text,
+        "created": _time,
+    },
+    "decisions": {"id": _identifier, "paper_id": _identifier, "decision": _decision, "at": _time},
+    "highlight_words": {"word": _text},
 }
+#: Sections that a backup of an older format lacks, by the format that added them.
+ADDED_IN = {"annotations": 2, "decisions": 2, "highlight_words": 2}
 
 
 @dataclass(frozen=True)
@@ -281,9 +308,13 @@ def _checked(document: Any) -> BackupDocument:
             f"this backup is format {version}, written by a newer paperdesk; "
             f"this version reads format {VERSION}: update paperdesk to restore it"
         )
-    _require_exactly(document, [VERSION_KEY, "created", *SECTIONS], "the backup")
+    held = [name for name in SECTIONS if ADDED_IN.get(name, 1) <= version]
+    _require_exactly(document, [VERSION_KEY, "created", *held], "the backup")
     created = _field("created", _time, document["created"])
-    state = {name: _section(name, fields, document[name]) for name, fields in SECTIONS.items()}
+    state = {
+        name: _section(name, fields, document[name]) if name in held else []
+        for name, fields in SECTIONS.items()
+    }
     _check_consistency(state)
     return BackupDocument(created, state)
 
@@ -343,11 +374,16 @@ def _check_consistency(state: BackupState) -> None:
     _unique(state, "notes", "paper_id")
     _unique(state, "paper_tags", ("paper_id", "tag_id"))
     _unique(state, "not_duplicates", ("paper_a", "paper_b"))
+    _unique(state, "annotations", "id")
+    _unique(state, "decisions", "id")
+    _unique(state, "highlight_words", "word", _nocase)
     _refers(state, "paper_tags", "paper_id", papers, "paper")
     _refers(state, "paper_tags", "tag_id", tags, "tag")
     _refers(state, "notes", "paper_id", papers, "paper")
     _refers(state, "not_duplicates", "paper_a", papers, "paper")
     _refers(state, "not_duplicates", "paper_b", papers, "paper")
+    _refers(state, "annotations", "paper_id", papers, "paper")
+    _refers(state, "decisions", "paper_id", papers, "paper")
     for section, field in (("shortlists", "entries"), ("import_batches", "paper_ids")):
         for index, row in enumerate(state[section]):
             where = f"{_position(section, index, row)}.{field}"

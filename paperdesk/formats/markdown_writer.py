@@ -8,6 +8,11 @@
 
        > The user's note, as written (it is Markdown already).
 
+       Highlighted:
+
+       > A passage of the abstract the user marked.
+       > — the user's comment on it
+
 Titles are shown as plain text (LaTeX and markup rendered, `$K^2$` as K²) and linked to
 the paper's URL, else its DOI, arXiv or OpenReview page. More than five authors are
 shortened to the first three and "et al.". Text from the paper is escaped so that a
@@ -23,7 +28,7 @@ from typing import TextIO
 from urllib.parse import quote
 
 from paperdesk.core.links import safe_url
-from paperdesk.core.models import Paper
+from paperdesk.core.models import Annotation, Paper
 from paperdesk.core.text import collapse_whitespace
 from paperdesk.text import to_plain
 
@@ -97,7 +102,18 @@ def markdown_item(paper: Paper, number: int) -> str:
     if note:
         quoted = (f"{indent}> {line}".rstrip() for line in note.splitlines())
         blocks.append("\n".join(quoted))
+    if paper.annotations:
+        blocks.append(f"{indent}Highlighted:")
+        blocks.extend(_passage(annotation, indent) for annotation in paper.annotations)
     return "\n\n".join(blocks) + "\n"
+
+
+def _passage(annotation: Annotation, indent: str) -> str:
+    """A marked passage as a quote, its comment on the quote's last line."""
+    lines = [f"{indent}> {_escape(annotation.quote)}"]
+    if annotation.comment.strip():
+        lines.append(f"{indent}> — {_escape(annotation.comment)}")
+    return "\n".join(lines)
 
 
 def write_markdown(papers: Iterable[Paper], stream: TextIO, heading: str | None = None) -> int:

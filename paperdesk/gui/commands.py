@@ -21,8 +21,10 @@ from paperdesk.gui.links import open_link, paper_links
 from paperdesk.gui.operations import Operations
 from paperdesk.gui.panes import Panes
 from paperdesk.gui.paper_table_model import display_title, moved_order
+from paperdesk.gui.stats_view import StatsView
 from paperdesk.gui.transfers import Transfers
 from paperdesk.services import (
+    annotations,
     editing,
     exporting,
     history,
@@ -32,8 +34,12 @@ from paperdesk.services import (
     shortlists,
     tagging,
 )
+from paperdesk.services import triage as triage_service
 
 log = logging.getLogger(__name__)
+
+#: "More like this" lists the paper and this many like it.
+MORE_LIKE_SHOWN = 30
 
 
 class Commands:
@@ -43,6 +49,7 @@ class Commands:
         self.panes = panes
         self.overview: Overview | None = None
         self.last_shortlist: str | None = None
+        self.stats_view: StatsView | None = None
 
     # --- what the library holds by name ----------------------------------------------
     def shortlist_names(self) -> list[str]:
@@ -346,3 +353,87 @@ class Commands:
 
     def delete_saved_search(self, name: str) -> None:
         self.operations.perform("Deleting a search", lambda desk: saved.delete_search(desk, name))
+
+    # --- triage: marked passages, promise, statistics (issue 10) ---------------------
+    def highlight_passage(self) -> None:
+        """H: mark the passage selected in the detail pane's abstract."""
+        if not self.panes.detail.highlight_selection():
+            self.panes.tell("Select a passage of the abstract first, then press H.", 3000)
+
+    def mark_passage(
+        self, paper_id: int, start: int, stop: int, quote: str, colour: str, comment: str
+    ) -> None:
+        self.operations.perform(
+            "Highlighting",
+            lambda desk: annotations.highlight(desk, paper_id, start, stop, quote, colour, comment),
+        )
+
+    def remove_mark(self, annotation_id: int) -> None:
+        self.operations.perform(
+            "Removing a highlight", lambda desk: annotations.remove(desk, annotation_id)
+        )
+
+    def edit_highlight_words(self) -> None:
+        """The words this library always highlights, edited as one comma-separated line."""
+        desk = self.operations.desk
+        if desk is None:
+            return
+        current = ", ".join(triage_service.highlight_words(desk))
+        text = self.panes.ask.text(
+            "Always highlight", "Words to highlight in every abstract (commas between):", current
+        )
+        if text is not None and text != current:
+            words = [word.strip() for word in text.split(",")]
+            self.operations.perform(
+                "Setting highlight words",
+                lambda desk: triage_service.set_highlight_words(desk, words),
+            )
+
+    def sort_by_promise(self, then: Callable[[], None]) -> None:
+        """Learn from the decisions so far (on the pool: the first time takes a while for a
+        big library), then call `then` to order the table most promising first."""
+        self.panes.tell("Ordering most promising first…", 0)
+        self.operations.run_long(
+            "Preparing the ranking",
+            lambda desk, _job: desk.promise.wait(),
+            on_done=lambda _ready: then(),
+            on_error=partial(self.operations.errors.report, "Ordering by promise"),
+            planning=True,
+        )
+
+    def more_like_this(self) -> None:
+        """The papers whose words are most like the selected paper's, in the table."""
+        paper = self.panes.detail.paper()
+        if paper is None:
+            self.panes.tell("Select one paper to see papers like it.", 3000)
+            return
+
+        def show(ids: list[int]) -> None:
+            self.panes.sidebar.show_papers(Scope.of_ids([paper.id, *ids]))
+            self.panes.tell(f"{len(ids)} papers most like the selected one, most alike first", 6000)
+
+        self.operations.run_long(
+            "More like this",
+            lambda desk, _job: desk.promise.more_like(paper.id, MORE_LIKE_SHOWN),
+            on_done=show,
+            on_error=partial(self.operations.errors.report, "More like this"),
+            planning=True,
+        )
+
+    def show_statistics(self) -> None:
+        if self.stats_view is None:
+            self.stats_view = StatsView(self.panes.window)
+        self.stats_view.show()
+        self.stats_view.raise_()
+        self.refresh_statistics()
+
+    def refresh_statistics(self) -> None:
+        view = self.stats_view
+        if view is not None and view.isVisible():
+            self.operations.read(
+                "Triage statistics",
+                triage_service.stats,
+                view.show_stats,
+                partial(self.operations.errors.report, "Triage statistics"),
+                key="statistics",
+            )

@@ -28,13 +28,15 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.core.models import Paper, Status
+from paperdesk.gui.abstract_marks import word_styles
 from paperdesk.gui.links import links_html, open_link
 from paperdesk.gui.note_editor import NoteEditor
 from paperdesk.gui.resources import icon
 from paperdesk.gui.sidebar import STATUS_LABELS
 from paperdesk.gui.star_rating import StarRating
 from paperdesk.gui.tag_chips import TagChips
-from paperdesk.services.rendering import abstract_html
+from paperdesk.gui.triage_bars import HighlightBar
+from paperdesk.services.rendering import abstract_html, passage_at
 from paperdesk.text import to_html
 
 
@@ -167,6 +169,11 @@ class SinglePaperView(QWidget):
         self.tags = TagChips()
         self.abstract = wrapping_label("detailAbstract", rich=True)
         self.abstract.setAccessibleName("Abstract")
+        # Marked passages, each with a link that removes it (issue 10).
+        self.marks = wrapping_label("detailMarks", rich=True)
+        self.marks.linkActivated.disconnect()  # its links remove a mark; they open nothing
+        self.highlight_bar = HighlightBar()
+        self.highlight_bar.hide()
 
         controls = QHBoxLayout()
         controls.addWidget(self.stars)
@@ -181,6 +188,8 @@ class SinglePaperView(QWidget):
         layout.addWidget(self.tags)
         layout.addWidget(section_label("Abstract"))
         layout.addWidget(self.abstract)
+        layout.addWidget(self.marks)
+        layout.addWidget(self.highlight_bar)
         layout.addStretch(1)
 
 
@@ -218,6 +227,9 @@ class DetailPane(QSplitter):
     status_chosen = Signal(object)
     tag_added = Signal(str)
     tag_removed = Signal(str)
+    # paper id, start, stop, quote, colour, comment: a passage of the abstract to mark
+    passage_marked = Signal(int, int, int, str, str, str)
+    mark_removed = Signal(int)  # an annotation's id
     # Enter in a tag field: the user is done there (the window gives the table the focus).
     tags_committed = Signal()
 
@@ -252,6 +264,11 @@ class DetailPane(QSplitter):
 
         self._paper: Paper | None = None
         self._terms: tuple[str, ...] = ()
+        self._always_words: tuple[str, ...] = ()
+        self._passage: tuple[int, int, str] | None = None
+        self.single.highlight_bar.submitted.connect(self._on_mark_submitted)
+        self.single.highlight_bar.cancelled.connect(self.single.highlight_bar.hide)
+        self.single.marks.linkActivated.connect(self._on_mark_link)
         for view in (self.single, self.many):
             view.stars.rating_changed.connect(self.rating_chosen)
             view.status.chosen.connect(self.status_chosen)
@@ -332,13 +349,56 @@ class DetailPane(QSplitter):
         if self._paper is not None:
             self._render_abstract()
 
+    def set_always_words(self, words: Sequence[str]) -> None:
+        """The library's always-highlight words, shown in every abstract."""
+        self._always_words = tuple(words)
+        if self._paper is not None:
+            self._render_abstract()
+
     def _render_abstract(self) -> None:
         assert self._paper is not None
-        abstract = self._paper.abstract.strip()
+        paper = self._paper
+        abstract = paper.abstract.strip()
         if abstract:
-            self.single.abstract.setText(abstract_html(abstract, self._terms))
+            styles = word_styles(self.palette(), None, self._always_words)
+            html_text = abstract_html(abstract, self._terms, paper.annotations, styles)
+            self.single.abstract.setText(html_text)
         else:
             self.single.abstract.setText("<i>No abstract.</i>")
+        marks = [
+            f"<span style='background-color:{mark.colour};color:#000'>&nbsp;"
+            f"{html.escape(mark.quote)}&nbsp;</span>"
+            + (f" — {html.escape(mark.comment)}" if mark.comment else "")
+            + f" <a href='remove:{mark.id}'>remove</a>"
+            for mark in paper.annotations
+        ]
+        self.single.marks.setText("<br>".join(marks))
+        self.single.marks.setVisible(bool(marks))
+        self.single.highlight_bar.hide()
+
+    def highlight_selection(self) -> bool:
+        """Open the highlight bar for the passage selected in the abstract (False: none)."""
+        label = self.single.abstract
+        paper = self._paper
+        if paper is None or not label.hasSelectedText():
+            return False
+        start = label.selectionStart()
+        passage = passage_at(paper.abstract.strip(), start, start + len(label.selectedText()))
+        if passage is None:
+            return False
+        self._passage = passage
+        self.single.highlight_bar.open(passage[2])
+        return True
+
+    def _on_mark_submitted(self, colour: str, comment: str) -> None:
+        self.single.highlight_bar.hide()
+        if self._paper is not None and self._passage is not None:
+            start, stop, quote = self._passage
+            self.passage_marked.emit(self._paper.id, start, stop, quote, colour, comment)
+
+    def _on_mark_link(self, link: str) -> None:
+        if link.startswith("remove:"):
+            self.mark_removed.emit(int(link.removeprefix("remove:")))
 
     def edit_title(self) -> None:
         if self._paper is not None:

@@ -25,12 +25,14 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QSplitter,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import DamagedLibraryError, PaperdeskError, QueryError
+from paperdesk.core.fields import PROMISE
 from paperdesk.core.models import Overview, Paper, UndoLabels
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.gui.commands import Commands
@@ -59,7 +61,9 @@ from paperdesk.gui.status_counts import StatusCounts
 from paperdesk.gui.table_sort import TableSort
 from paperdesk.gui.tasks import Job, TaskRunner
 from paperdesk.gui.transfers import Transfers, dropped_files
+from paperdesk.gui.triage_mode import TriageMode
 from paperdesk.services import demo, history, reading, rolling_backups, searching, stats
+from paperdesk.services import triage as triage_service
 from paperdesk.services.desk import Desk
 from paperdesk.services.searching import Listing
 
@@ -185,7 +189,11 @@ class MainWindow(QMainWindow):
         self.sidebar.setMinimumWidth(140)
         self.detail.setMinimumWidth(DetailPane.MIN_WIDTH)
         self.splitter.setChildrenCollapsible(False)
-        self.setCentralWidget(self.splitter)
+        # The panes, or the triage view in their place (gui/triage_mode.py).
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.splitter)
+        self.setCentralWidget(self.stack)
+        self.triage = TriageMode(self, self.stack)
         self.setTabOrder(self.sidebar, self.search_bar.field)
         self.setTabOrder(self.search_bar.field, self.table)
         self.setTabOrder(self.table, self.detail.single.stars)
@@ -216,6 +224,8 @@ class MainWindow(QMainWindow):
         # Searches that read what a bulk change touched are right again.
         self.catch_up.caught_up.connect(self.run_search)
         self.detail.notes.save_requested.connect(commands.save_note)
+        self.detail.passage_marked.connect(commands.mark_passage)
+        self.detail.mark_removed.connect(commands.remove_mark)
 
     # --- opening ---------------------------------------------------------------------
     def _open_library(self) -> None:
@@ -252,6 +262,7 @@ class MainWindow(QMainWindow):
         self.menus.show_scope(self.sidebar.scope())
         self.statusBar().showMessage(f"Library: {self.library_dir}", 5000)
         self._remember_library()
+        self.detail.set_always_words(triage_service.highlight_words(desk))
         self.refresh_panes(then=self._offer_demo_if_empty)
         self.run_search()
         self.desk_opened.emit()
@@ -419,6 +430,15 @@ class MainWindow(QMainWindow):
         """A settings key of this library's own (its sort, whether it declined the demo)."""
         return f"library/{self.library_dir.resolve().as_posix().strip('/')}/{name}"
 
+    def sort_by_promise(self) -> None:
+        """Most promising first, once the ranking learnt from the decisions so far."""
+
+        def sort() -> None:
+            self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+            self._on_sort_requested(PROMISE, False)
+
+        self.commands.sort_by_promise(sort)
+
     def _on_scope_changed(self, scope: Scope) -> None:
         self.menus.show_scope(scope)
         if scope.kind != Kind.SAVED:
@@ -507,10 +527,15 @@ class MainWindow(QMainWindow):
         self.model.refresh_papers(changes.paper_ids)
         if set(self.table.selected_ids()) & changes.paper_ids or changes.tags:
             self._on_selection_changed()
-        if changes.papers_added_or_removed or (
-            changes.shortlists and self.sidebar.scope().kind == Kind.SHORTLIST
+        if (
+            changes.papers_added_or_removed
+            or (changes.shortlists and self.sidebar.scope().kind == Kind.SHORTLIST)
+            or self._listing_follows(changes)
         ):
             self.run_search()
+        if changes.highlight_words:
+            self.detail.set_always_words(triage_service.highlight_words(self.desk))
+        self.commands.refresh_statistics()
         if changes.description:
             self.statusBar().showMessage(changes.description, 4000)
         self.catch_up.start_if_behind()
@@ -566,6 +591,16 @@ class MainWindow(QMainWindow):
         """Re-read the style sheet after the palette changed (it names palette colours)."""
         for pane in (self.detail, self.search_bar):
             pane.setStyleSheet(style_sheet())
+
+    def _listing_follows(self, changes: Changes) -> bool:
+        """Whether an edit may move papers in or out of the list shown: a status view,
+        a tag, a saved search or a search lists papers by what edits change."""
+        if self.triage.active or not changes.paper_ids:
+            return False  # the table is hidden; leaving triage lists it afresh
+        kind = self.sidebar.scope().kind
+        return kind in (Kind.STATUS, Kind.TAG, Kind.SAVED, Kind.QUERY) or bool(
+            self.search_bar.text()
+        )
 
     # --- help ------------------------------------------------------------------------
     def show_shortcuts(self) -> None:

@@ -150,6 +150,23 @@ class WindowMenus:
         self.syntax_action = self._action(
             "Search &Syntax", window.search_bar.show_cheat_sheet, None, "cheat-sheet"
         )
+        self._build_triage_actions()
+
+    def _build_triage_actions(self) -> None:
+        """Triage (issue 10): the mode, its statistics, the learnt order, marked passages."""
+        window, commands = self.window, self.window.commands
+        self.triage_action = self._action("&Triage Mode", window.triage.toggle, "Ctrl+Shift+T")
+        self.statistics_action = self._action(
+            "Triage &Statistics", commands.show_statistics, "Ctrl+Shift+G"
+        )
+        self.promise_action = self._action("Sort by &Promise", window.sort_by_promise)
+        self.more_like_action = self._action("&More Like This", commands.more_like_this, "Ctrl+M")
+        self.highlight_action = self._action(
+            "&Highlight Selected Passage…", commands.highlight_passage, "H"
+        )
+        self.highlight_words_action = self._action(
+            "&Always Highlight Words…", commands.edit_highlight_words
+        )
 
     def _build_sort_actions(self) -> None:
         """View > Sort By: relevance or any column, and the direction."""
@@ -206,6 +223,12 @@ class WindowMenus:
         paper_menu.addActions([self.add_to_shortlist_action, self.new_shortlist_action])
         paper_menu.addActions([self.move_up_action, self.move_down_action])
         paper_menu.addAction(self.save_search_action)
+        triage_menu = bar.addMenu("T&riage")
+        triage_menu.addActions([self.triage_action, self.statistics_action])
+        triage_menu.addSeparator()
+        triage_menu.addActions([self.promise_action, self.more_like_action])
+        triage_menu.addSeparator()
+        triage_menu.addActions([self.highlight_action, self.highlight_words_action])
         help_menu = bar.addMenu("&Help")
         help_menu.addActions([self.shortcuts_action, self.syntax_action])
         self.show_coloured_tags({})

@@ -173,6 +173,8 @@ class Sidebar(SidebarView):
                 if tags is not None:
                     self.expandRecursively(tags)
             index = self.index_of(self._scope)
+            if index is None and self._scope.kind == Kind.IDS:
+                return  # papers shown by id ("more like this") have no entry to select
             if index is None:
                 self._scope = Scope()
                 index = self.model_.index(0, 0)
@@ -268,6 +270,16 @@ class Sidebar(SidebarView):
         index = self.index_of(scope)
         if index is not None:
             self.setCurrentIndex(index)
+
+    def show_papers(self, scope: Scope) -> None:
+        """Show papers no entry lists (chosen ids): no entry is selected meanwhile."""
+        self._scope = scope
+        self._refreshing = True
+        try:
+            self.setCurrentIndex(QModelIndex())
+        finally:
+            self._refreshing = False
+        self.scope_changed.emit(scope)
 
     def follow_rename(self, kind: Kind, old: str, new: str) -> None:
         """Keep showing a shortlist or tag (or a sub-tag of it) after it is renamed."""

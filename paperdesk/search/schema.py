@@ -21,7 +21,7 @@ from paperdesk.core import fields
 from paperdesk.core.fields import Field
 from paperdesk.core.fields import FieldType as Type
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def _words():  # type: ignore[no-untyped-def]
@@ -66,6 +66,9 @@ class IndexDocument:
     status: str
     rating: int
     shortlists: tuple[str, ...]
+    # Marked passages with their comments, one per line (the `annotation:` field only:
+    # the passages are in the abstract already).
+    annotations: str = ""
 
     def fields(self) -> dict[str, object]:
         """The document whoosh is given: the id and a value for each schema field."""
@@ -101,6 +104,7 @@ _VALUES: dict[str, Callable[[IndexDocument], object]] = {
     "status": lambda d: d.status,
     "rating": lambda d: d.rating,
     "shortlist": lambda d: ",".join(d.shortlists),
+    "annotation": lambda d: d.annotations,
 }
 
 

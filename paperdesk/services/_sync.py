@@ -1,4 +1,5 @@
-"""What every mutating service shares: the write lock, and bringing the index up to date."""
+"""What every mutating service shares: the write lock, and bringing the index (and the
+ranking, once a triage started it) up to date."""
 
 from __future__ import annotations
 
@@ -46,6 +47,9 @@ def synced(desk: Desk, changes: Changes) -> Changes:
     if desk.lock.depth == 0:
         # A change made outside the lock could interleave with another program's.
         raise RuntimeError("a service that changes the library must be marked @mutation")
+    promise = desk.promise_if_started()
+    if promise is not None:
+        promise.note_changes(changes)  # the ranking learns from bulk changes too
     if len(changes.paper_ids) > BULK_PAPERS:
         indexing.defer(desk, changes)
         return changes

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import logging
 import shutil
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paperdesk.config import BACKUP_DIR, DB_FILE, INDEX_DIR, UNFINISHED_DIR, team_state_dir
 from paperdesk.core.errors import LibraryError, ReadOnlyLibraryError
@@ -19,6 +21,9 @@ from paperdesk.store.db import can_write
 from paperdesk.store.faults import damaged_error, mark_damaged, sanity_problem_settled
 from paperdesk.store.library import Library
 from paperdesk.store.sqlite_copies import backups_in
+
+if TYPE_CHECKING:  # the ranking loads scikit-learn: only when a library first needs it
+    from paperdesk.services.promise import Promise
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +58,8 @@ class Desk:
         self.address = address
         self.library = library
         self.index = index
+        self._promise: Promise | None = None
+        self._promise_lock = threading.Lock()
         self.read_only = read_only
         #: Told (from the writing thread) when a change waits for another program's.
         self.on_wait = on_wait
@@ -178,6 +185,19 @@ class Desk:
             pass
         return reason
 
+    @property
+    def promise(self) -> Promise:
+        """'Most promising first' for this library (services/promise.py), made on first use."""
+        with self._promise_lock:
+            if self._promise is None:
+                from paperdesk.services.promise import Promise
+
+                self._promise = Promise(self)
+            return self._promise
+
+    def promise_if_started(self) -> Promise | None:
+        return self._promise
+
     def _catch_up_index(self, progress: Callable[[int, int], None] | None) -> None:
         if self._index_failed:
             return  # tried once by this Desk already; the next program tries again
@@ -224,6 +244,8 @@ class Desk:
         `catch_up` is False: the window does not wait; the next open rebuilds)."""
         if catch_up and self.index_behind and not self.read_only:
             indexing.catch_up(self)
+        if self._promise is not None:
+            self._promise.close()
         self.index.close()
         self.library.close()
 

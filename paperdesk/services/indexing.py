@@ -34,6 +34,7 @@ def document_for(paper: Paper) -> IndexDocument:
         status=paper.status.value,
         rating=paper.rating,
         shortlists=paper.shortlists,
+        annotations="\n".join(f"{a.quote} {a.comment}".strip() for a in paper.annotations),
     )
 
 

@@ -6,7 +6,7 @@ ids shown: the GUI's table, the CLI's `list` and `search`, and exports all use i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from paperdesk.core import fields
 from paperdesk.core.scope import Kind, Scope
@@ -90,7 +90,11 @@ def listing(
 
     A shortlist, an import or chosen ids keep their own order while nothing narrows or
     sorts them; a query's papers come best match first (import order without one).
+    Sorted by promise, they come most promising first (`desk.promise`).
     """
+    if sort == fields.PROMISE:
+        found = listing(desk, scope, text)
+        return replace(found, ids=desk.promise.order(found.ids), reorderable=False)
     pinned = _listed_ids(desk, scope)
     if pinned is not None and not text.strip() and sort == fields.RELEVANCE:
         total = desk.library.papers.count()

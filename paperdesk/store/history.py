@@ -66,6 +66,7 @@ class HistoryStore(SubStore):
             tags=bool(tables & {"tags", "paper_tags"}),
             shortlists=bool(tables & {"shortlists", "shortlist_entries"}),
             saved_searches="saved_searches" in tables,
+            highlight_words="highlight_words" in tables,
             history_id=entry.id,
         )
 

@@ -10,6 +10,8 @@
     library.stats       the overview the sidebar shows, `paperdesk stats`
     library.imports     import batches (provenance) and the bulk write path
     library.backups     the whole library as one state, for JSON backups
+    library.annotations marked passages of abstracts, with a colour and a comment
+    library.triage      keep / maybe / discard, the decision log, what the ranking reads
     library.settings    small named values kept in the library (how many backups to keep)
     library.changes     a team library's change sequence: which papers each generation touched
 
@@ -28,6 +30,7 @@ from sqlalchemy.exc import OperationalError
 
 from paperdesk.core.team_url import mask
 from paperdesk.store import change_log
+from paperdesk.store.annotations import AnnotationStore
 from paperdesk.store.database import Database
 from paperdesk.store.db import make_engine, make_read_only_engine
 from paperdesk.store.faults import translate_errors
@@ -44,6 +47,7 @@ from paperdesk.store.snapshot import BackupStore
 from paperdesk.store.stats import StatsStore
 from paperdesk.store.tags import TagStore
 from paperdesk.store.team_server import migration_lock, translate_server_errors
+from paperdesk.store.triage import TriageStore
 
 
 class Library:
@@ -64,6 +68,8 @@ class Library:
         self.stats = StatsStore(self._db)
         self.imports = ImportStore(self._db)
         self.backups = BackupStore(self._db)
+        self.annotations = AnnotationStore(self._db)
+        self.triage = TriageStore(self._db)
         self.settings = SettingsStore(self._db)
 
     @classmethod

@@ -24,8 +24,10 @@ from paperdesk.store.papers import (
     tracked_with_links,
 )
 from paperdesk.store.tables import (
+    annotations_t,
     authors_t,
     batch_papers_t,
+    decisions_t,
     entries_t,
     not_duplicates_t,
     notes_t,
@@ -101,6 +103,11 @@ def _merge_cluster(w: Write, merge: PaperMerge) -> None:
         _move_shortlist_entries(connection, survivor, others)
         _move_not_duplicates(connection, survivor, others)
         _replace_note(connection, survivor, others, merge.note)
+        # Marked passages and logged decisions were about the same work: they follow it.
+        for table in (annotations_t, decisions_t):
+            connection.execute(
+                update(table).where(table.c.paper_id.in_(others)).values(paper_id=survivor)
+            )
         connection.execute(delete(papers_t).where(papers_t.c.id.in_(others)))
         values = dict(merge.values)
         authors = values.pop("authors", None)

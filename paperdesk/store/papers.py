@@ -30,16 +30,18 @@ from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import InvalidValueError, NotFoundError
 from paperdesk.core.evidence import Evidence, evidence_of
 from paperdesk.core.fields import Field, FieldType
-from paperdesk.core.models import Identifiers, Paper, Status
+from paperdesk.core.models import Annotation, Identifiers, Paper, Status
 from paperdesk.core.rules import check_rating, clean_title, rating_label
 from paperdesk.core.text import normalise_for_matching
 from paperdesk.store.bulk import Groups, chosen_ids, missing_ids, read_groups
-from paperdesk.store.database import SubStore
+from paperdesk.store.database import SubStore, Write
 from paperdesk.store.journal import Journal, Step
 from paperdesk.store.tables import (
+    annotations_t,
     authors_t,
     batch_papers_t,
     chunked,
+    decisions_t,
     entries_t,
     not_duplicates_t,
     notes_t,
@@ -294,33 +296,40 @@ class PaperStore(SubStore):
         return Changes(label, ids_of(ids), papers_added_or_removed=True, tags=True, shortlists=True)
 
     def _set_field(self, ids: Sequence[int], column: str, value: object, label: str) -> Changes:
-        """One state column set on many papers (Ctrl+A, S on 100,000 of them).
-
-        One read of the old values finds the missing ids and the papers that change;
-        the new states follow from it, so the journal needs no second read. Papers that
-        already have the value are left alone and are not in the Changes.
-        """
-        wanted = unique(ids)
-        columns = (column, "updated")
-        differs = state_t.c[column] != value
-        with self._db.action(label) as w, chosen_ids(w.connection, wanted) as chosen:
-            connection = w.connection
-            if missing := missing_ids(connection, state_t, "paper_id", chosen, wanted):
-                raise _not_found(missing)
-            before = read_groups(connection, state_t, "paper_id", columns, chosen, differs)
-            changing = [paper_id for _, group in before for paper_id in group]
-            stamp = now()
-            connection.execute(
-                update(state_t)
-                .where(state_t.c.paper_id.in_(chosen), differs)
-                .values({column: value, "updated": stamp})
-            )
-            after = [((value, stamp), changing)] if changing else []
-            w.journal.record_groups(state_t, Groups("paper_id", columns, before, after))
+        """One state column set on many papers (Ctrl+A, S on 100,000 of them)."""
+        with self._db.action(label) as w:
+            changing = set_state(w, ids, column, value)
         return Changes(label, ids_of(changing))
 
 
 # --------------------------------------------------------------------- shared helpers
+
+
+def set_state(w: Write, ids: Sequence[int], column: str, value: object) -> list[int]:
+    """Set one state column of these papers inside the caller's action; the ids changed.
+
+    One read of the old values finds the missing ids and the papers that change; the
+    new states follow from it, so the journal needs no second read. Papers that already
+    have the value are left alone and are not returned.
+    """
+    wanted = unique(ids)
+    columns = (column, "updated")
+    differs = state_t.c[column] != value
+    with chosen_ids(w.connection, wanted) as chosen:
+        connection = w.connection
+        if missing := missing_ids(connection, state_t, "paper_id", chosen, wanted):
+            raise _not_found(missing)
+        before = read_groups(connection, state_t, "paper_id", columns, chosen, differs)
+        changing = [paper_id for _, group in before for paper_id in group]
+        stamp = now()
+        connection.execute(
+            update(state_t)
+            .where(state_t.c.paper_id.in_(chosen), differs)
+            .values({column: value, "updated": stamp})
+        )
+        after = [((value, stamp), changing)] if changing else []
+        w.journal.record_groups(state_t, Groups("paper_id", columns, before, after))
+    return changing
 
 
 def unique(ids: Iterable[int]) -> list[int]:
@@ -361,7 +370,16 @@ def not_duplicates_of(ids: Sequence[int]) -> ColumnElement[bool]:
 
 
 #: Tables whose rows belong to one paper (by `paper_id`), besides "not duplicates" pairs.
-LINKED_TABLES = (state_t, authors_t, paper_tags_t, notes_t, entries_t, batch_papers_t)
+LINKED_TABLES = (
+    state_t,
+    authors_t,
+    paper_tags_t,
+    notes_t,
+    entries_t,
+    batch_papers_t,
+    annotations_t,
+    decisions_t,
+)
 
 
 def rows_with_links(journal: Journal, ids: Sequence[int]) -> list[Step]:
@@ -421,8 +439,32 @@ def _linked_names(
     )
 
 
+def annotations_by_paper(connection: Connection, ids: list[int]) -> dict[int, list[Annotation]]:
+    """Each paper's annotated passages, in the order they stand in the abstract."""
+    grouped: dict[int, list[Annotation]] = defaultdict(list)
+    query = (
+        select(annotations_t)
+        .where(annotations_t.c.paper_id.in_(ids))
+        .order_by(annotations_t.c.paper_id, annotations_t.c.start, annotations_t.c.id)
+    )
+    for row in connection.execute(query):
+        grouped[row.paper_id].append(
+            Annotation(
+                row.id,
+                row.paper_id,
+                row.start,
+                row.stop,
+                row.quote,
+                row.colour,
+                row.comment,
+                row.created,
+            )
+        )
+    return grouped
+
+
 def load_papers(connection: Connection, ids: list[int]) -> dict[int, Paper]:
-    """Papers by id with everything attached: five queries per chunk, no per-row queries."""
+    """Papers by id with everything attached: six queries per chunk, no per-row queries."""
     authors = names_by_paper(connection, _authors_of(ids))
     tags = _linked_names(connection, paper_tags_t, "tag_id", tags_t, ids)
     shortlists = _linked_names(connection, entries_t, "shortlist_id", shortlists_t, ids)
@@ -431,6 +473,7 @@ def load_papers(connection: Connection, ids: list[int]) -> dict[int, Paper]:
             select(notes_t.c.paper_id, notes_t.c.body).where(notes_t.c.paper_id.in_(ids))
         ).all()
     )
+    annotations = annotations_by_paper(connection, ids)
     result: dict[int, Paper] = {}
     query = (
         select(papers_t, state_t.c.status, state_t.c.rating, state_t.c.updated)
@@ -458,5 +501,6 @@ def load_papers(connection: Connection, ids: list[int]) -> dict[int, Paper]:
             shortlists=tuple(shortlists.get(row.id, ())),
             note=notes.get(row.id, ""),
             raw_fields=tuple(tuple(pair) for pair in json.loads(row.raw_fields or "[]")),
+            annotations=tuple(annotations.get(row.id, ())),
         )
     return result

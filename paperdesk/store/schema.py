@@ -184,6 +184,41 @@ class NotDuplicateRow(Base):
     )
 
 
+class AnnotationRow(Base):
+    """A marked passage of a paper's abstract (core.models.Annotation)."""
+
+    __tablename__ = "annotations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    paper_id: Mapped[int] = mapped_column(ForeignKey("papers.id", ondelete="CASCADE"), index=True)
+    start: Mapped[int] = mapped_column(Integer)
+    stop: Mapped[int] = mapped_column(Integer)
+    quote: Mapped[str] = mapped_column(Text)
+    colour: Mapped[str] = mapped_column(String)
+    comment: Mapped[str] = mapped_column(Text, default="")
+    created: Mapped[datetime] = mapped_column(DateTime)
+
+
+class DecisionRow(Base):
+    """One triage decision (keep, maybe, discard) and when it was made: the triage log
+    that pace, progress plots and the stopping hint are read from."""
+
+    __tablename__ = "decisions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    paper_id: Mapped[int] = mapped_column(ForeignKey("papers.id", ondelete="CASCADE"), index=True)
+    decision: Mapped[str] = mapped_column(String)
+    at: Mapped[datetime] = mapped_column(DateTime, index=True)
+
+
+class HighlightWordRow(Base):
+    """A word the library always highlights in abstracts (case-insensitive)."""
+
+    __tablename__ = "highlight_words"
+
+    word: Mapped[str] = mapped_column(NoCaseName, primary_key=True)
+
+
 class HistoryRow(Base):
     """One user action with the row states before and after it (store/journal.py)."""
 

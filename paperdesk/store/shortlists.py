@@ -37,10 +37,7 @@ class ShortlistStore(SubStore):
             ids = require_ids(w.connection, ids)
             if _shortlist_id_or_none(w.connection, name) is not None:
                 raise InvalidValueError(f"a shortlist named {name!r} already exists")
-            with w.journal.tracked(shortlists_t, shortlists_t.c.name == name):
-                result = w.connection.execute(insert(shortlists_t).values(name=name, created=now()))
-            shortlist_id = int(result.inserted_primary_key[0])  # type: ignore[index]
-            _append(w, shortlist_id, ids)
+            append_entries(w, ensure_shortlist(w, name), ids)
         return Changes(description, ids_of(ids), shortlists=True)
 
     def rename(self, old: str, new: str) -> Changes:
@@ -75,7 +72,7 @@ class ShortlistStore(SubStore):
         """Add papers at the end, in this order (papers already in it keep their place)."""
         with self._db.action(f"Add to {name}") as w:
             ids = require_ids(w.connection, ids)
-            _append(w, _shortlist_id(w.connection, name), ids)
+            append_entries(w, _shortlist_id(w.connection, name), ids)
         return Changes(f"Add to {name}", ids_of(ids), shortlists=True)
 
     def remove(self, name: str, ids: Sequence[int]) -> Changes:
@@ -139,7 +136,8 @@ def shortlist_members(connection: Connection, shortlist_id: int) -> list[int]:
     return list(connection.scalars(query))
 
 
-def _append(w: Write, shortlist_id: int, ids: Sequence[int]) -> None:
+def append_entries(w: Write, shortlist_id: int, ids: Sequence[int]) -> None:
+    """Add papers at the end of a shortlist, in this order, inside the caller's action."""
     with w.journal.tracked_ids(entries_t, "shortlist_id", [shortlist_id]):
         members = set(shortlist_members(w.connection, shortlist_id))
         last = w.connection.scalar(
@@ -152,6 +150,17 @@ def _append(w: Write, shortlist_id: int, ids: Sequence[int]) -> None:
             for i, p in enumerate(new)
         ]
         insert_missing(w.connection, entries_t, rows)  # another client's add of one stays
+
+
+def ensure_shortlist(w: Write, name: str) -> int:
+    """The id of the shortlist named `name`, created inside the caller's action if new."""
+    name = clean_name(name, SHORTLIST)
+    existing = _shortlist_id_or_none(w.connection, name)
+    if existing is not None:
+        return existing
+    with w.journal.tracked(shortlists_t, shortlists_t.c.name == name):
+        result = w.connection.execute(insert(shortlists_t).values(name=name, created=now()))
+    return int(result.inserted_primary_key[0])  # type: ignore[index]
 
 
 def _shortlist_id_or_none(connection: Connection, name: str) -> int | None:

@@ -22,10 +22,13 @@ from paperdesk.core.errors import InvalidValueError, LibraryError
 from paperdesk.store.database import SubStore
 from paperdesk.store.papers import STATE_COLUMNS
 from paperdesk.store.tables import (
+    annotations_t,
     authors_t,
     batch_papers_t,
     batches_t,
+    decisions_t,
     entries_t,
+    highlight_words_t,
     not_duplicates_t,
     notes_t,
     paper_tags_t,
@@ -54,6 +57,9 @@ _FLAT_TABLES: dict[str, Table] = {
     "notes": notes_t,
     "saved_searches": saved_t,
     "not_duplicates": not_duplicates_t,
+    "annotations": annotations_t,
+    "decisions": decisions_t,
+    "highlight_words": highlight_words_t,
 }
 
 # What makes a library non-empty: every other table of user data hangs off a paper.
@@ -63,6 +69,7 @@ _OWN_ROWS = {
     "shortlists": shortlists_t,
     "saved searches": saved_t,
     "import batches": batches_t,
+    "highlight words": highlight_words_t,
 }
 
 

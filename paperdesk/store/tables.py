@@ -15,8 +15,11 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from paperdesk.store.journal import CHUNK
 from paperdesk.store.schema import (
+    AnnotationRow,
     AuthorRow,
     ChangeLogRow,
+    DecisionRow,
+    HighlightWordRow,
     HistoryRow,
     ImportBatchPaperRow,
     ImportBatchRow,
@@ -49,6 +52,9 @@ history_t: Table = HistoryRow.__table__  # type: ignore[assignment]
 meta_t: Table = MetaRow.__table__  # type: ignore[assignment]
 not_duplicates_t: Table = NotDuplicateRow.__table__  # type: ignore[assignment]
 change_log_t: Table = ChangeLogRow.__table__  # type: ignore[assignment]
+annotations_t: Table = AnnotationRow.__table__  # type: ignore[assignment]
+decisions_t: Table = DecisionRow.__table__  # type: ignore[assignment]
+highlight_words_t: Table = HighlightWordRow.__table__  # type: ignore[assignment]
 
 
 def now() -> datetime:

@@ -7,16 +7,18 @@ titles derives a title from the plain text of an abstract. No index, store or Qt
 which words a search marks comes from paperdesk.search.highlight.
 """
 
-from paperdesk.text.html import to_html
+from paperdesk.text.html import Mark, shown_text, to_html
 from paperdesk.text.plain import decode_commands, protect_markup, to_plain
 from paperdesk.text.titles import MAX_TITLE_CHARS, UNTITLED, derive_title
 
 __all__ = [
     "MAX_TITLE_CHARS",
     "UNTITLED",
+    "Mark",
     "decode_commands",
     "derive_title",
     "protect_markup",
+    "shown_text",
     "to_html",
     "to_plain",
 ]

@@ -1,9 +1,11 @@
-"""A text as a safe fragment of Qt rich text, with search hits marked."""
+"""A text as a safe fragment of Qt rich text, with search hits and other marks styled."""
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 
 from paperdesk.core.text import collapse_whitespace
@@ -13,10 +15,34 @@ from paperdesk.text.render import Run, styled_runs
 logger = logging.getLogger(__name__)
 
 _HTML_ORDER = (BOLD, ITALIC, CODE, SUP, SUB)
-HIT_OPEN = '<span class="hit" style="background-color:#ffe066;color:#000">'
+_HIT_STYLE = "background-color:#ffe066;color:#000"
+HIT_OPEN = f'<span class="hit" style="{_HIT_STYLE}">'
 
 
-def to_html(text: str, hits: re.Pattern[str] | None = None) -> str:
+@dataclass(frozen=True)
+class Mark:
+    """Characters `start`..`stop` of the shown text (`shown_text`) styled with CSS
+    declarations (`"background-color:#fff59d;color:#000"`), e.g. an annotated passage.
+
+    Where marks overlap, a later mark's declarations win over an earlier one's, and
+    search hits win over every mark.
+    """
+
+    start: int
+    stop: int
+    style: str
+
+
+def shown_text(text: str) -> str:
+    """The characters `to_html` shows, in order: what a reader selects, what marks count."""
+    try:
+        return "".join(run for run, _ in styled_runs(text, html_mode=True))
+    except Exception:  # see to_html
+        logger.exception("could not render %.60r", text)
+        return collapse_whitespace(text)
+
+
+def to_html(text: str, hits: re.Pattern[str] | None = None, marks: Sequence[Mark] = ()) -> str:
     """A safe fragment of Qt rich text (the HTML 4 subset of QLabel and QTextBrowser).
 
     Nothing from the source is interpreted as HTML, except that <em>/<i>, <b>/<strong>,
@@ -27,16 +53,24 @@ def to_html(text: str, hits: re.Pattern[str] | None = None) -> str:
 
     `hits` marks what it matches in the text a reader sees (never inside markup); which
     words a search marks is the search index's business (paperdesk.search.highlight).
+    `marks` style other stretches of that text (annotated passages, tinted words).
     """
     try:
-        return _runs_to_html(styled_runs(text, html_mode=True), hits)
+        return _runs_to_html(styled_runs(text, html_mode=True), hits, marks)
     except Exception:  # see to_plain: the source text, and an error in the log
         logger.exception("could not render %.60r as HTML", text)
         return escape(collapse_whitespace(text), quote=False)
 
 
-def _runs_to_html(runs: list[Run], hits: re.Pattern[str] | None) -> str:
-    spans = [m.span() for m in hits.finditer("".join(t for t, _ in runs))] if hits else []
+# A stretch of the shown text with its CSS and whether it is a search hit.
+_Span = tuple[int, int, str, bool]
+
+
+def _runs_to_html(runs: list[Run], hits: re.Pattern[str] | None, marks: Sequence[Mark]) -> str:
+    shown = "".join(t for t, _ in runs)
+    spans: list[_Span] = [(m.start, m.stop, m.style, False) for m in marks if m.start < m.stop]
+    if hits:
+        spans.extend((*m.span(), _HIT_STYLE, True) for m in hits.finditer(shown))
     parts: list[str] = []
     offset = 0
     for text, styles in runs:
@@ -48,16 +82,35 @@ def _runs_to_html(runs: list[Run], hits: re.Pattern[str] | None) -> str:
     return "".join(parts)
 
 
-def _highlighted(text: str, offset: int, spans: list[tuple[int, int]]) -> str:
-    """Escape one run, wrapping the parts of it that search hits cover."""
+def _highlighted(text: str, offset: int, spans: list[_Span]) -> str:
+    """Escape one run, wrapping each part of it that spans cover in one styled span."""
+    inside = [s for s in spans if s[0] < offset + len(text) and s[1] > offset]
+    if not inside:
+        return escape(text, quote=False)
+    cuts = sorted(
+        {0, len(text)}
+        | {
+            min(max(edge - offset, 0), len(text))
+            for start, stop, _, _ in inside
+            for edge in (start, stop)
+        }
+    )
     out: list[str] = []
-    cursor = 0
-    for start, stop in spans:
-        start, stop = max(start - offset, cursor), min(stop - offset, len(text))
-        if start >= stop:
-            continue
-        out.append(escape(text[cursor:start], quote=False))
-        out.append(HIT_OPEN + escape(text[start:stop], quote=False) + "</span>")
-        cursor = stop
-    out.append(escape(text[cursor:], quote=False))
+    for begin, end in zip(cuts, cuts[1:], strict=False):
+        piece = escape(text[begin:end], quote=False)
+        covering = [s for s in inside if s[0] <= offset + begin and s[1] >= offset + end]
+        out.append(_styled(piece, covering) if covering else piece)
     return "".join(out)
+
+
+def _styled(piece: str, covering: list[_Span]) -> str:
+    """`piece` in one span: the covering spans' declarations merged, hits last."""
+    declarations: dict[str, str] = {}
+    for _, _, style, _ in sorted(covering, key=lambda span: span[3]):
+        for declaration in style.split(";"):
+            name, _, value = declaration.partition(":")
+            if name.strip() and value.strip():
+                declarations[name.strip()] = value.strip()
+    css = ";".join(f"{name}:{value}" for name, value in declarations.items())
+    kind = ' class="hit"' if any(span[3] for span in covering) else ""
+    return f'<span{kind} style="{escape(css)}">{piece}</span>'

@@ -17,6 +17,7 @@ from paperdesk.core.errors import FormatError
 from paperdesk.core.models import Status
 from paperdesk.formats.backup import (
     SECTIONS,
+    VERSION,
     BackupState,
     read_backup_document,
     write_backup_document,
@@ -96,6 +97,23 @@ def sample_state() -> BackupState:
             }
         ],
         "not_duplicates": [{"paper_a": 1, "paper_b": 3}],
+        "annotations": [
+            {
+                "id": 2,
+                "paper_id": 1,
+                "start": 9,
+                "stop": 29,
+                "quote": "$O(n \\log n)$ attention",
+                "colour": "#fff59d",
+                "comment": "the claim to check",
+                "created": CREATED,
+            }
+        ],
+        "decisions": [
+            {"id": 1, "paper_id": 3, "decision": "discard", "at": CREATED},
+            {"id": 2, "paper_id": 1, "decision": "keep", "at": CREATED + timedelta(seconds=4)},
+        ],
+        "highlight_words": [{"word": "attention"}, {"word": "Mamba"}],
     }
 
 
@@ -115,7 +133,7 @@ def test_a_written_backup_reads_back_identical() -> None:
 def test_the_file_is_plain_json_with_one_row_per_line_and_is_recognised() -> None:
     text = written(sample_state())
     loaded = json.loads(text)
-    assert loaded["paperdesk_backup"] == 1
+    assert loaded["paperdesk_backup"] == VERSION
     assert list(loaded) == ["paperdesk_backup", "created", *SECTIONS]
     assert loaded["papers"][1]["updated"] == "2025-06-02T09:00:00.000120"
     assert "Émilie" in text and "论文列表" in text  # readable UTF-8, not \\u escapes
@@ -159,7 +177,7 @@ def delete_in(path: list[Any]) -> Any:
 
 DAMAGE = [
     (delete_in(["paperdesk_backup"]), 'not a paperdesk backup: no "paperdesk_backup" key'),
-    (set_in(["paperdesk_backup"], 2), "format 2, written by a newer paperdesk"),
+    (set_in(["paperdesk_backup"], 3), "format 3, written by a newer paperdesk"),
     (set_in(["paperdesk_backup"], "1"), 'paperdesk_backup: expected a format number, found "1"'),
     (delete_in(["tags"]), "the backup: missing 'tags'"),
     (set_in(["extra"], []), "the backup: unknown field 'extra'"),
@@ -195,7 +213,23 @@ DAMAGE = [
     (set_in(["shortlists", 0, "entries"], [3, 3]), "(id 2).entries: paper 3 is listed twice"),
     (set_in(["import_batches", 0, "paper_ids"], [1, "3"]), ".paper_ids: expected a list of ids"),
     (set_in(["not_duplicates", 0, "paper_b"], 4), "not_duplicates[0].paper_b: no paper with id 4"),
+    (delete_in(["annotations"]), "the backup: missing 'annotations'"),
+    (set_in(["annotations", 0, "paper_id"], 5), "annotations[0] (id 2).paper_id: no paper with"),
+    (set_in(["annotations", 0, "stop"], "29"), "annotations[0] (id 2).stop: expected a whole"),
+    (set_in(["decisions", 1, "decision"], "later"), "(id 2).decision: expected one of keep, maybe"),
+    (set_in(["decisions", 1, "id"], 1), "decisions[1] (id 1).id: 1 repeats decisions[0]"),
+    (set_in(["highlight_words", 1, "word"], "ATTENTION"), 'highlight_words[1].word: "ATTENTION"'),
 ]
+
+
+def test_a_format_1_backup_has_no_triage_sections_and_reads_with_them_empty() -> None:
+    document = json.loads(written(sample_state()))
+    document["paperdesk_backup"] = 1
+    for name in ("annotations", "decisions", "highlight_words"):
+        del document[name]
+    state = read_backup_document(json.dumps(document), "old.json").state
+    assert state["annotations"] == state["decisions"] == state["highlight_words"] == []
+    assert state["papers"] == sample_state()["papers"]
 
 
 @pytest.mark.parametrize(("change", "message"), DAMAGE)
@@ -318,6 +352,31 @@ def states(draw: st.DrawFn) -> BackupState:
             }
         ],
         "not_duplicates": [],
+        "annotations": [
+            {
+                "id": number,
+                "paper_id": paper_id,
+                "start": draw(st.integers(0, 10**6)),
+                "stop": draw(st.integers(0, 10**6)),
+                "quote": draw(texts),
+                "colour": "#b9f6ca",
+                "comment": draw(texts),
+                "created": draw(times),
+            }
+            for number, paper_id in enumerate(noted, start=1)
+        ],
+        "decisions": [
+            {
+                "id": number,
+                "paper_id": paper_id,
+                "decision": draw(st.sampled_from(["keep", "maybe", "discard"])),
+                "at": draw(times),
+            }
+            for number, paper_id in enumerate(ordered, start=1)
+        ],
+        "highlight_words": [
+            {"word": word} for word in draw(st.lists(texts, unique_by=str.lower, max_size=3))
+        ],
     }
 
 

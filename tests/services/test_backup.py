@@ -18,8 +18,10 @@ from hypothesis import strategies as st
 from paperdesk.config import DB_FILE
 from paperdesk.core.errors import FormatError, LibraryError
 from paperdesk.core.models import PaperRecord, Status
+from paperdesk.core.triage import Decision
 from paperdesk.formats.atomic import WriteError
 from paperdesk.services import (
+    annotations,
     backup,
     duplicates,
     editing,
@@ -32,6 +34,7 @@ from paperdesk.services import (
     shortlists,
     tagging,
 )
+from paperdesk.services import triage as triage_service
 from paperdesk.services.desk import Desk
 from tests.services.conftest import SEEDS, paper_with
 
@@ -116,6 +119,10 @@ def triage(desk: Desk, scratch: Path) -> None:
     report = importing.import_files(desk, [scratch / "first.bib", scratch / "second.bib"])
     assert [(f.added, f.merged) for f in report.files] == [(1, 0), (0, 1)], report.summary()
     duplicates.mark_not_duplicates(desk, [1, 2])
+    triage_service.decide(desk, 11, Decision.KEEP, "Kept in triage")
+    triage_service.decide(desk, 12, Decision.MAYBE)
+    annotations.highlight(desk, ttt, 0, 14, "Self-attention", "#fff59d", "the premise")
+    triage_service.set_highlight_words(desk, ["Mamba", "state space"])
 
 
 @pytest.fixture(scope="module")
@@ -175,6 +182,7 @@ def test_a_restored_library_is_identical_and_searchable(
     assert found(empty_desk, 'in:"ICML reading group"') == [3, 9, ttt]
     assert searching.shortlist_ids(empty_desk, "ICML reading group") == [9, 3, ttt]
     assert found(empty_desk, "note:mamba") == [ttt]
+    assert found(empty_desk, "annotation:premise") == [ttt]
     assert found(empty_desk, "rating:>=4 status:to-read") == [ttt]
     assert found(empty_desk, "title:decentralized") == [3]
     assert found(empty_desk, "status:discarded") == [9]
@@ -282,7 +290,7 @@ def test_a_backup_replaces_the_old_file_whole_or_not_at_all(curated: Desk, tmp_p
     finally:
         folder.chmod(0o700)
     backup.write_backup(curated, target)
-    assert target.read_text(encoding="utf-8").startswith('{"paperdesk_backup": 1,')
+    assert target.read_text(encoding="utf-8").startswith('{"paperdesk_backup": 2,')
     assert [p.name for p in folder.iterdir()] == ["b.json"]
 
 

@@ -1,0 +1,226 @@
+"""The small bars the triage view opens under the abstract: quick tag, note, highlight.
+
+Each takes the keyboard while it is open, says which keys it answers, and reports the
+user's answer with `submitted` (or `cancelled` on Esc); the view then acts and hands the
+keyboard back to the paper. The highlight bar is also the detail pane's way to mark a
+passage, so both annotate alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
+from PySide6.QtGui import QColor, QKeyEvent
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCompleter,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from paperdesk.core.triage import ANNOTATION_COLOURS
+from paperdesk.gui.tag_chips import split_tag_input
+
+QUOTE_PREVIEW_CHARS = 90
+
+
+class KeyCatcher(QObject):
+    """Answers some keys of one input itself, before any shortcut of the window can:
+    Esc, Ctrl+Enter, Ctrl+digit mean something else elsewhere (the window rates papers
+    with digits), and an ambiguous key would do nothing at all."""
+
+    def __init__(self, target: QWidget, keys: dict[tuple[int, int], Callable[[], None]]) -> None:
+        super().__init__(target)
+        self._keys = keys
+        target.installEventFilter(self)
+
+    def _action(self, event: QEvent) -> Callable[[], None] | None:
+        if not isinstance(event, QKeyEvent):
+            return None
+        modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        return self._keys.get((event.key(), modifiers.value))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and self._action(event) is not None:
+            event.accept()
+            return True
+        if event.type() == QEvent.Type.KeyPress:
+            action = self._action(event)
+            if action is not None:
+                action()
+                return True
+        return False
+
+
+CTRL = Qt.KeyboardModifier.ControlModifier.value
+PLAIN = Qt.KeyboardModifier.NoModifier.value
+
+
+class Bar(QFrame):
+    """A bar with a title, its input, and a line naming its keys; Esc cancels it."""
+
+    cancelled = Signal()
+
+    def __init__(self, title: str, keys: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("triageBar")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.title = QLabel(title)
+        self.title.setObjectName("sectionLabel")
+        self.keys = QLabel(keys)
+        self.keys.setObjectName("detailMeta")
+        self.column = QVBoxLayout(self)
+        self.column.setContentsMargins(10, 8, 10, 8)
+        self.column.addWidget(self.title)
+
+    def finish_layout(
+        self, target: QWidget, keys: dict[tuple[int, int], Callable[[], None]]
+    ) -> None:
+        """Add the keys line; `target` answers Esc (cancel) and the bar's own `keys`."""
+        self.column.addWidget(self.keys)
+        KeyCatcher(target, {(Qt.Key.Key_Escape.value, PLAIN): self.cancelled.emit, **keys})
+
+
+class TagBar(Bar):
+    """`T`: type tags (commas between several), completed from the library's tags."""
+
+    submitted = Signal(list)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(
+            "Tag this paper", "Enter adds · commas separate tags · Esc cancels", parent
+        )
+        self._known = QStringListModel(self)
+        self.input = QLineEdit()
+        self.input.setAccessibleName("Tags to add")
+        self.input.setPlaceholderText("tag, another/tag")
+        completer = QCompleter(self._known, self.input)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.input.setCompleter(completer)
+        self.input.returnPressed.connect(self._submit)
+        self.column.addWidget(self.input)
+        self.finish_layout(self.input, {})
+
+    def open(self, known: list[str]) -> None:
+        self._known.setStringList(sorted(known, key=str.casefold))
+        self.input.clear()
+        self.show()
+        self.input.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _submit(self) -> None:
+        names = split_tag_input(self.input.text())
+        if names:
+            self.submitted.emit(names)
+        else:
+            self.cancelled.emit()
+
+
+class NoteBar(Bar):
+    """`N`: the paper's Markdown note, edited in place; Ctrl+Enter saves it."""
+
+    submitted = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Note", "Ctrl+Enter saves · Esc cancels", parent)
+        self.editor = QPlainTextEdit()
+        self.editor.setAccessibleName("Note")
+        self.editor.setPlaceholderText("Your note on this paper (Markdown)")
+        self.editor.setTabChangesFocus(True)
+        self.editor.setFixedHeight(110)
+        self.column.addWidget(self.editor)
+
+        def save() -> None:
+            self.submitted.emit(self.editor.toPlainText())
+
+        self.finish_layout(
+            self.editor,
+            {(Qt.Key.Key_Return.value, CTRL): save, (Qt.Key.Key_Enter.value, CTRL): save},
+        )
+
+    def open(self, note: str) -> None:
+        self.editor.setPlainText(note)
+        self.show()
+        self.editor.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.editor.moveCursor(self.editor.textCursor().MoveOperation.End)
+
+
+class HighlightBar(Bar):
+    """`H`: the selected passage, a colour (Ctrl+1–5 or Up/Down) and an optional comment."""
+
+    submitted = Signal(str, str)  # colour, comment
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(
+            "Highlight",
+            "Enter saves · Ctrl+1–5 or ↑/↓ choose the colour · Esc cancels",
+            parent,
+        )
+        self.quote = QLabel()
+        self.quote.setWordWrap(True)
+        self.quote.setTextFormat(Qt.TextFormat.PlainText)
+        self.column.addWidget(self.quote)
+        row = QHBoxLayout()
+        self.colours = QButtonGroup(self)
+        self.colours.setExclusive(True)
+        for number, (name, colour) in enumerate(ANNOTATION_COLOURS.items(), start=1):
+            button = QToolButton()
+            button.setCheckable(True)
+            button.setToolTip(f"{name.capitalize()} (Ctrl+{number})")
+            button.setAccessibleName(f"Colour {name}")
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            button.setFixedSize(24, 24)
+            border = QColor(colour).darker(140).name()
+            button.setStyleSheet(
+                f"QToolButton {{ background: {colour}; border: 1px solid {border};"
+                " border-radius: 4px; }"
+                "QToolButton:checked { border: 3px solid palette(highlight); }"
+            )
+            self.colours.addButton(button, number - 1)
+            button.clicked.connect(lambda _checked=False: self.comment.setFocus())
+            row.addWidget(button)
+        self.comment = QLineEdit()
+        self.comment.setAccessibleName("Comment")
+        self.comment.setPlaceholderText("Comment (optional)")
+        self.comment.returnPressed.connect(self._submit)
+        row.addWidget(self.comment, 1)
+        self.column.addLayout(row)
+        keys: dict[tuple[int, int], Callable[[], None]] = {
+            (Qt.Key.Key_Up.value, PLAIN): lambda: self.choose(self.chosen_index() - 1),
+            (Qt.Key.Key_Down.value, PLAIN): lambda: self.choose(self.chosen_index() + 1),
+        }
+        for index in range(len(ANNOTATION_COLOURS)):
+            key = Qt.Key.Key_1.value + index
+            keys[(key, CTRL)] = lambda index=index: self.choose(index)
+        self.finish_layout(self.comment, keys)
+        self.choose(0)
+
+    def chosen_index(self) -> int:
+        return max(self.colours.checkedId(), 0)
+
+    def colour(self) -> str:
+        return list(ANNOTATION_COLOURS.values())[self.chosen_index()]
+
+    def choose(self, index: int) -> None:
+        button = self.colours.button(index % len(ANNOTATION_COLOURS))
+        if button is not None:
+            button.setChecked(True)
+
+    def open(self, quote: str) -> None:
+        preview = (
+            quote if len(quote) <= QUOTE_PREVIEW_CHARS else quote[: QUOTE_PREVIEW_CHARS - 1] + "…"
+        )
+        self.quote.setText(f"“{preview}”")
+        self.comment.clear()
+        self.show()
+        self.comment.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _submit(self) -> None:
+        self.submitted.emit(self.colour(), self.comment.text().strip())

@@ -1,0 +1,117 @@
+"""Triage as a mode of the main window: the window's panes give way to the triage view.
+
+Entering takes what the window shows (its scope and search) as one of the things to
+triage, turns off the window's own actions (their letters mean other things there) and
+hands the keyboard to the view; leaving puts everything back and selects, in the
+table, the paper the triage ended on.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QStackedWidget
+
+from paperdesk.core.changes import Changes
+from paperdesk.gui.triage_session import TriageSession
+from paperdesk.gui.triage_view import TriageView
+from paperdesk.services import triage
+
+if TYPE_CHECKING:
+    from paperdesk.gui.main_window import MainWindow
+
+
+MIN_VIEW_WIDTH, MIN_VIEW_HEIGHT = 480, 360
+
+
+class _Trained(QObject):
+    """Carries "a model finished training" from the ranking's thread to the GUI thread."""
+
+    signal = Signal()
+
+
+class TriageMode:
+    def __init__(self, window: MainWindow, stack: QStackedWidget) -> None:
+        self.window = window
+        self.stack = stack
+        self.session = TriageSession(window.operations, window)
+        self.view = TriageView(self.session)
+        self.view.tag_names = window.commands.tag_names
+        # A stack is as wide as its widest page: the hidden view must not widen the window.
+        self.view.setMinimumSize(MIN_VIEW_WIDTH, MIN_VIEW_HEIGHT)
+        self.stack.addWidget(self.view)
+        self._disabled: list[QAction] = []
+        self._trained = _Trained()
+        self._listening = False
+        self._trained.signal.connect(self.session.set_promise_ready)
+        self.view.leave_requested.connect(self.leave)
+        self.session.promise_started.connect(self._listen_to_promise)
+        window.changes_applied.connect(self._follow)
+
+    @property
+    def active(self) -> bool:
+        return self.stack.currentWidget() is self.view
+
+    def toggle(self) -> None:
+        if self.active:
+            self.leave()
+        else:
+            self.enter()
+
+    def enter(self) -> None:
+        window = self.window
+        desk = window.desk
+        if desk is None or self.active:
+            return
+        overview = window.commands.overview
+        shortlists = (
+            sorted((s.name for s in overview.shortlists), key=str.casefold) if overview else []
+        )
+        tags = sorted((t.name for t in overview.tags), key=str.casefold) if overview else []
+        self.view.header.fill(window.sidebar.scope(), window.search_bar.text(), shortlists, tags)
+        # A short bounded read: the library's few always-highlight words.
+        self.view.always_words = triage.highlight_words(desk)
+        keep = set(self.kept_actions())
+        self._disabled = [a for a in window.actions() if a.isEnabled() and a not in keep]
+        for action in self._disabled:
+            action.setEnabled(False)
+        self.stack.setCurrentWidget(self.view)
+        self.view.restart()
+
+    def leave(self) -> None:
+        if not self.active:
+            return
+        paper = self.session.paper
+        self.session.stop()
+        for action in self._disabled:
+            action.setEnabled(True)
+        self._disabled = []
+        self.stack.setCurrentIndex(0)
+        window = self.window
+        window.refresh_panes()
+        if paper is not None:
+            window.pending_select = paper.id
+        window.run_search()
+        window.table.setFocus()
+
+    def kept_actions(self) -> list[QAction]:
+        """The window's actions that still work in triage (the rest act on the table)."""
+        menus = self.window.menus
+        return [menus.quit_action, menus.triage_action, menus.statistics_action]
+
+    def _follow(self, changes: Changes | None) -> None:
+        if not self.active:
+            return
+        if changes is not None and changes.highlight_words and self.window.desk is not None:
+            self.view.set_always_words(triage.highlight_words(self.window.desk))
+        self.session.follow(changes)
+
+    def _listen_to_promise(self) -> None:
+        desk = self.window.desk
+        promise = desk.promise_if_started() if desk is not None else None
+        if promise is not None and not self._listening:
+            self._listening = True
+            promise.add_listener(self._trained.signal.emit)
+        self.session.set_promise_ready()

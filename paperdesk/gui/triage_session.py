@@ -1,0 +1,430 @@
+"""One triage: which papers, in which order, the paper shown, and the decisions made.
+
+The session owns no widget. The triage view sends it the user's keys as calls
+(`decide`, `next`, `undo`...) and shows what it emits. Each decision is one service
+call on the writer thread (`Operations.perform`), so one undo step; the next paper is
+chosen and shown only once the decision is in the database. Choosing it never waits on
+the ranking: `desk.promise` answers from the last model its background thread trained.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+
+from paperdesk.core.changes import Changes
+from paperdesk.core.errors import PaperdeskError
+from paperdesk.core.models import Paper
+from paperdesk.core.scope import Kind, Scope
+from paperdesk.core.triage import LABELS, Decision, pace_per_hour
+from paperdesk.gui.operations import Operations
+from paperdesk.services import history, reading, triage
+from paperdesk.services.desk import Desk
+
+if TYPE_CHECKING:  # the ranking loads scikit-learn on first use, not at start-up
+    from paperdesk.ranking.explain import Explanation
+    from paperdesk.services.promise import Promise
+
+log = logging.getLogger(__name__)
+
+
+class Order(StrEnum):
+    PROMISE = "promise"
+    FILE = "file"
+    RANDOM = "random"
+
+
+ORDER_LABELS = {
+    Order.PROMISE: "Most promising first",
+    Order.FILE: "File order",
+    Order.RANDOM: "Random order",
+}
+#: "More like this" puts this many similar undecided papers next.
+MORE_LIKE_COUNT = 10
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to triage: a scope narrowed by a search text, in an order, keeping to a list."""
+
+    scope: Scope = triage.UNDECIDED
+    text: str = ""
+    order: Order = Order.PROMISE
+    shortlist: str | None = None
+    only_undecided: bool = True
+
+    def describe(self) -> str:
+        if self.scope == triage.UNDECIDED and not self.text:
+            return "papers not yet decided"
+        what = self.scope.describe() if self.scope.kind != Kind.ALL else "the library"
+        return f"{what}, search {self.text!r}" if self.text else what
+
+
+@dataclass(frozen=True)
+class Progress:
+    """The progress line: decided of total, the pace of this sitting and time left."""
+
+    decided: int
+    total: int
+    pace_per_hour: float | None
+    ordered_by: str
+
+    @property
+    def left(self) -> int:
+        return self.total - self.decided
+
+    def text(self) -> str:
+        parts = [f"{self.decided:,} of {self.total:,} decided"]
+        if self.pace_per_hour:
+            parts.append(f"{self.pace_per_hour / 60:.1f} per minute")
+            parts.append(f"{_duration(self.left / self.pace_per_hour)} left at this pace")
+        parts.append(self.ordered_by)
+        return " · ".join(parts)
+
+
+def _duration(hours: float) -> str:
+    minutes = round(hours * 60)
+    if minutes < 1:
+        return "under a minute"
+    if minutes < 60:
+        return f"{minutes} min"
+    return f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+@dataclass
+class _Round:
+    """The session's memory: the papers in file order, those pending, those shown."""
+
+    ids: list[int]
+    pending: set[int]
+    order: list[int]
+    terms: tuple[str, ...] = ()
+    members: set[int] = field(default_factory=set)
+    shown: list[int] = field(default_factory=list)
+    position: int = -1
+    skipped: set[int] = field(default_factory=set)
+    up_next: list[int] = field(default_factory=list)
+    decision_times: list[datetime] = field(default_factory=list)
+
+
+class TriageSession(QObject):
+    """Signals carry what to show; `busy` is true while a decision is being written."""
+
+    paper_shown = Signal(object)  # Paper, or None when nothing is left
+    progress_changed = Signal(object)  # Progress
+    stats_read = Signal(object)  # TriageStats, for the stopping hint
+    message = Signal(str)
+    started = Signal()
+    promise_started = Signal()  # the ranking runs: listen to it for newly trained models
+
+    def __init__(self, operations: Operations, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.operations = operations
+        self.plan = Plan()
+        self.busy = False
+        self.paper: Paper | None = None
+        self._round: _Round | None = None
+        self._undo_pending = False
+        self._promise_ready = False
+        # Milliseconds from a decision key to the next paper shown (bench/bench_triage.py).
+        self.timings: list[float] = []
+        self._decided_at = 0.0
+
+    # ------------------------------------------------------------------ starting
+
+    @property
+    def active(self) -> bool:
+        return self._round is not None
+
+    def start(self, plan: Plan) -> None:
+        """Read the plan's papers on the reader thread, then show the first one."""
+        self.plan = plan
+        self._round = None
+        self.paper = None
+        seed = random.randrange(2**31)
+
+        def read(desk: Desk) -> _Round:
+            queue = triage.queue(desk, plan.scope, plan.text, plan.only_undecided)
+            ids = list(queue.ids)
+            order = list(ids)
+            if plan.order == Order.RANDOM:
+                random.Random(seed).shuffle(order)
+            return _Round(ids, set(queue.pending), order, queue.terms, set(ids))
+
+        self.operations.read("Triage", read, self._on_read, self._on_failed, key="triage")
+        if plan.order == Order.PROMISE:
+            self._start_promise(plan.text or plan.scope.query())
+
+    def _start_promise(self, query: str) -> None:
+        """Prepare the ranking on its own thread; the order follows once it is ready."""
+
+        def prepare(desk: Desk) -> None:
+            desk.promise.set_query(query)
+            desk.promise.start()
+
+        self.operations.read(
+            "Preparing the ranking",
+            prepare,
+            lambda _: self.promise_started.emit(),
+            self._on_failed,
+        )
+
+    def _on_read(self, state: _Round) -> None:
+        self._round = state
+        self.started.emit()
+        self._show_next()
+
+    def _on_failed(self, error: BaseException) -> None:
+        self.busy = False
+        if isinstance(error, PaperdeskError):
+            self.message.emit(str(error))
+        else:
+            self.operations.errors.report("Triage", error)
+
+    def stop(self) -> None:
+        self._round = None
+        self.paper = None
+        desk = self.operations.desk
+        promise = desk.promise_if_started() if desk is not None else None
+        if promise is not None:
+            promise.set_query("")
+
+    # ------------------------------------------------------------------ deciding
+
+    def decide(self, decision: Decision) -> None:
+        """Keep, maybe or discard the paper shown; the next one shows once it is stored."""
+        paper = self.paper
+        if paper is None or self.busy or self._round is None:
+            return
+        self.busy = True
+        self._decided_at = time.perf_counter()
+        shortlist = self.plan.shortlist
+        self.operations.perform(
+            LABELS[decision],
+            lambda desk: triage.decide(desk, paper.id, decision, shortlist),
+            on_error=self._on_failed,
+            before_apply=lambda: self._after_decision(paper.id),
+        )
+
+    def _after_decision(self, paper_id: int) -> None:
+        state = self._round
+        self.busy = False
+        if state is None:
+            return
+        state.pending.discard(paper_id)
+        state.skipped.discard(paper_id)
+        state.decision_times.append(datetime.now())
+        self._forward()
+        self.timings.append((time.perf_counter() - self._decided_at) * 1000)
+        self._read_stats()
+
+    def act(self, name: str, action: Callable[[Desk], Changes | None]) -> None:
+        """Another action on the paper shown (rate, tag, note, highlight): the paper stays."""
+        if self.paper is not None:
+            self.operations.perform(name, action)
+
+    def undo(self) -> None:
+        """Undo the last action; if it touched a paper of this triage, show that paper."""
+        self._undo_pending = True
+        self.operations.perform("Undo", history.undo, on_error=self._on_failed)
+
+    # ------------------------------------------------------------------ moving
+
+    def next(self) -> None:
+        """J: forward through the papers shown, then on to a new one (this one waits)."""
+        state = self._round
+        if state is None or self.busy:
+            return
+        if self.paper is not None and state.position == len(state.shown) - 1:
+            state.skipped.add(self.paper.id)
+        self._forward()
+
+    def previous(self) -> None:
+        """K: back to the paper shown before this one."""
+        state = self._round
+        if state is None or self.busy or state.position <= 0:
+            return
+        state.position -= 1
+        self._show(state.shown[state.position])
+
+    def more_like_this(self) -> None:
+        """Put the undecided papers most like the one shown next in line."""
+        paper = self.paper
+        state = self._round
+        if paper is None or state is None:
+            return
+
+        def similar(desk: Desk) -> list[int]:
+            return desk.promise.more_like(paper.id, MORE_LIKE_COUNT * 5)
+
+        def queue(ids: list[int]) -> None:
+            wanted = [i for i in ids if i in state.pending and i not in state.shown]
+            state.up_next = wanted[:MORE_LIKE_COUNT] + state.up_next
+            count = len(state.up_next)
+            self.message.emit(
+                f"{count} paper{'s' if count != 1 else ''} like this one come next"
+                if count
+                else "No undecided paper of this triage is like this one"
+            )
+
+        self.operations.read("More like this", similar, queue, self._on_failed)
+
+    def _forward(self) -> None:
+        state = self._round
+        assert state is not None
+        if state.position < len(state.shown) - 1:
+            state.position += 1
+            self._show(state.shown[state.position])
+        else:
+            self._show_next()
+
+    def _show_next(self) -> None:
+        state = self._round
+        if state is None:
+            return
+        paper_id = self._choose(state)
+        if paper_id is None:
+            self.paper = None
+            self.paper_shown.emit(None)
+            self._emit_progress()
+            return
+        state.shown.append(paper_id)
+        state.position = len(state.shown) - 1
+        self._show(paper_id)
+
+    def _choose(self, state: _Round) -> int | None:
+        """The next pending paper: more-like-this first, then by the plan's order;
+        papers skipped with J come back once every other paper was seen."""
+        while state.up_next:
+            paper_id = state.up_next.pop(0)
+            if paper_id in state.pending:
+                return paper_id
+        candidates = state.pending - state.skipped - set(state.shown)
+        if not candidates:
+            # Every pending paper was shown: the skipped ones come round again, the one
+            # on screen last of all.
+            state.skipped.clear()
+            current = {self.paper.id} if self.paper is not None else set()
+            candidates = state.pending - current or state.pending
+        if not candidates:
+            return None
+        promise = self._promise()
+        if self.plan.order == Order.PROMISE and promise is not None:
+            best = promise.best(candidates)
+            if best is not None:
+                return best
+        return next(i for i in state.order if i in candidates)
+
+    def _show(self, paper_id: int) -> None:
+        desk = self.operations.desk
+        if desk is None:
+            return
+        try:
+            # One paper, a short bounded read: fine on the GUI thread (DESIGN §5).
+            self.paper = reading.paper(desk, paper_id)
+        except PaperdeskError:
+            self.paper = None
+            state = self._round
+            if state is not None:
+                state.pending.discard(paper_id)
+            self._show_next()
+            return
+        self.paper_shown.emit(self.paper)
+        self._emit_progress()
+
+    def reshow(self) -> None:
+        """Read the paper shown again (after a rating, a tag, a note, a highlight)."""
+        if self.paper is not None:
+            self._show(self.paper.id)
+
+    # ------------------------------------------------------------------ following changes
+
+    def follow(self, changes: Changes | None) -> None:
+        """Any change in the library: papers of this triage may be pending again (undo) or
+        decided elsewhere; the paper shown is redrawn when it changed."""
+        state = self._round
+        desk = self.operations.desk
+        if state is None or desk is None or changes is None or not changes.paper_ids:
+            self._undo_pending = False
+            return
+        touched = [i for i in changes.paper_ids if i in state.members]
+        if touched:
+            still_new = triage.undecided(desk, touched) if self.plan.only_undecided else set()
+            for paper_id in touched:
+                if paper_id in still_new or not self.plan.only_undecided:
+                    state.pending.add(paper_id)
+                else:
+                    state.pending.discard(paper_id)
+        undone = self._undo_pending
+        self._undo_pending = False
+        back = [i for i in reversed(state.shown) if i in changes.paper_ids]
+        if undone and back:
+            if state.decision_times:
+                state.decision_times.pop()
+            state.position = max(i for i, p in enumerate(state.shown) if p == back[0])
+            self._show(back[0])
+        elif self.paper is not None and self.paper.id in changes.paper_ids:
+            self.reshow()
+        else:
+            self._emit_progress()
+
+    def set_promise_ready(self) -> None:
+        """A model finished training: the order line says so (the paper shown stays)."""
+        self._promise_ready = True
+        self._emit_progress()
+
+    # ------------------------------------------------------------------ figures
+
+    def progress(self) -> Progress | None:
+        state = self._round
+        if state is None:
+            return None
+        pace = pace_per_hour(state.decision_times)
+        return Progress(
+            len(state.ids) - len(state.pending), len(state.ids), pace, self._ordered_by()
+        )
+
+    def _ordered_by(self) -> str:
+        if self.plan.order != Order.PROMISE:
+            return ORDER_LABELS[self.plan.order].lower()
+        promise = self._promise()
+        latest = promise.latest() if promise is not None else None
+        if latest is None:
+            return "preparing ‘most promising first’ (file order until then)"
+        if latest.scorer is None:
+            return "file order until a first keep"
+        return "most promising first"
+
+    def _emit_progress(self) -> None:
+        progress = self.progress()
+        if progress is not None:
+            self.progress_changed.emit(progress)
+
+    def _read_stats(self) -> None:
+        self.operations.read(
+            "Triage figures",
+            triage.stats,
+            self.stats_read.emit,
+            self._on_failed,
+            key="triage-stats",
+        )
+
+    def explain(self, paper: Paper) -> Explanation | None:
+        """Why the last model ranks `paper` where it does (None before a model)."""
+        promise = self._promise()
+        return promise.explain(paper) if promise is not None and promise.ready() else None
+
+    def search_terms(self) -> tuple[str, ...]:
+        return self._round.terms if self._round is not None else ()
+
+    def _promise(self) -> Promise | None:
+        desk = self.operations.desk
+        return desk.promise_if_started() if desk is not None else None

@@ -1,0 +1,130 @@
+"""Triage: a decision as one action, the decision log, and what the ranking reads.
+
+A decision sets the paper's status, puts a kept paper on the target shortlist and logs
+the decision with its time, all in one journaled action: one undo step takes back all
+three. The ranking reads the papers' text and their labels in bulk from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from sqlalchemy import delete, insert, or_, select, true
+
+from paperdesk.core.changes import Changes, ids_of
+from paperdesk.core.models import PaperRecord, Status
+from paperdesk.core.triage import LABELS, STATUS_OF, Decision, LoggedDecision
+from paperdesk.store.database import SubStore
+from paperdesk.store.papers import set_state
+from paperdesk.store.shortlists import append_entries, ensure_shortlist
+from paperdesk.store.tables import (
+    chunked,
+    decisions_t,
+    highlight_words_t,
+    now,
+    papers_t,
+    state_t,
+)
+
+#: A rating from which a paper counts for the ranking whatever its status.
+_RATED_FROM = 1
+
+
+class TriageStore(SubStore):
+    def decide(self, paper_id: int, decision: Decision, shortlist: str | None = None) -> Changes:
+        """Keep, maybe or discard one paper; a keep also joins `shortlist` (created if new)."""
+        keeps_to = shortlist if decision == Decision.KEEP and shortlist else None
+        label = LABELS[decision] + (f" to {keeps_to}" if keeps_to else "")
+        with self._db.action(label) as w:
+            set_state(w, [paper_id], "status", STATUS_OF[decision].value)
+            if keeps_to:
+                append_entries(w, ensure_shortlist(w, keeps_to), [paper_id])
+            with w.journal.tracked(decisions_t, decisions_t.c.paper_id == paper_id):
+                w.connection.execute(
+                    insert(decisions_t).values(paper_id=paper_id, decision=decision, at=now())
+                )
+        return Changes(label, ids_of([paper_id]), shortlists=keeps_to is not None)
+
+    def log(self) -> list[LoggedDecision]:
+        """Every decision, oldest first."""
+        query = select(decisions_t).order_by(decisions_t.c.at, decisions_t.c.id)
+        with self._db.read() as connection:
+            return [
+                LoggedDecision(row.paper_id, Decision(row.decision), row.at)
+                for row in connection.execute(query)
+            ]
+
+    def statuses(self, ids: Sequence[int]) -> dict[int, Status]:
+        """The status of each of these papers (unknown ids are left out)."""
+        found: dict[int, Status] = {}
+        with self._db.read() as connection:
+            for chunk in chunked(list(ids)):
+                query = select(state_t.c.paper_id, state_t.c.status).where(
+                    state_t.c.paper_id.in_(chunk)
+                )
+                found.update((i, Status(s)) for i, s in connection.execute(query))
+        return found
+
+    def judged(self, ids: Sequence[int] | None = None) -> Iterator[tuple[int, Status, int]]:
+        """(id, status, rating) of papers the user has judged: a status other than new,
+        or a rating. All of them, or those among `ids`."""
+        judged = or_(state_t.c.status != Status.NEW.value, state_t.c.rating >= _RATED_FROM)
+        columns = (state_t.c.paper_id, state_t.c.status, state_t.c.rating)
+        with self._db.read() as connection:
+            if ids is None:
+                for row in connection.execute(select(*columns).where(judged)):
+                    yield row.paper_id, Status(row.status), row.rating
+                return
+            for chunk in chunked(list(ids)):
+                query = select(*columns).where(state_t.c.paper_id.in_(chunk))
+                for row in connection.execute(query):
+                    yield row.paper_id, Status(row.status), row.rating
+
+    def text_keys(self) -> Iterator[tuple[int, str]]:
+        """(id, key) of every paper, the key changing whenever the text the ranking reads
+        does (a new abstract changes the fingerprint, a title its text or derivation)."""
+        query = select(
+            papers_t.c.id, papers_t.c.fingerprint, papers_t.c.title_is_derived, papers_t.c.title
+        ).order_by(papers_t.c.id)
+        with self._db.read() as connection:
+            for row in connection.execute(query):
+                yield row.id, f"{row.fingerprint}|{int(bool(row.title_is_derived))}|{row.title}"
+
+    def texts(self, ids: Sequence[int]) -> Iterator[tuple[int, PaperRecord]]:
+        """(id, title and abstract) of these papers in id order, for the ranking."""
+        columns = (
+            papers_t.c.id,
+            papers_t.c.title,
+            papers_t.c.title_is_derived,
+            papers_t.c.abstract,
+        )
+        with self._db.read() as connection:
+            for chunk in chunked(sorted(ids)):
+                query = select(*columns).where(papers_t.c.id.in_(chunk)).order_by(papers_t.c.id)
+                for row in connection.execute(query):
+                    record = PaperRecord(
+                        title=row.title,
+                        abstract=row.abstract or "",
+                        title_is_derived=bool(row.title_is_derived),
+                    )
+                    yield row.id, record
+
+    # ------------------------------------------------------------------ highlight words
+
+    def highlight_words(self) -> list[str]:
+        """The words this library always highlights in abstracts, by name."""
+        query = select(highlight_words_t.c.word).order_by(highlight_words_t.c.word)
+        with self._db.read() as connection:
+            return list(connection.scalars(query))
+
+    def set_highlight_words(self, words: Sequence[str]) -> Changes:
+        """Replace the list (blank entries dropped, repeats ignored whatever their case)."""
+        cleaned = list({w.strip().casefold(): w.strip() for w in words if w.strip()}.values())
+        with self._db.action("Set highlight words") as w:
+            with w.journal.tracked(highlight_words_t, true()):
+                w.connection.execute(delete(highlight_words_t))
+                if cleaned:
+                    w.connection.execute(
+                        insert(highlight_words_t), [{"word": word} for word in cleaned]
+                    )
+        return Changes("Set highlight words", highlight_words=True)
