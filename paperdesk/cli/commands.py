@@ -281,7 +281,7 @@ def cmd_stats(desk: Desk, args: argparse.Namespace) -> int:
             }
         )
         return 0
-    print(f"Library   {desk.folder}")
+    print(f"Library   {desk.location}")
     print(f"Papers    {figures.papers}")
     print("Status    " + ", ".join(f"{name} {count}" for name, count in figures.by_status))
     print(f"Rated     {figures.rated}    with notes {figures.with_notes}")

@@ -83,6 +83,17 @@ class FullTextIndex:
 
     def why_stale(self, generation: int) -> str | None:
         """Why the index must be rebuilt for this database generation, or None if fine."""
+        reason = self.why_unusable()
+        if reason is None and (self.stamp() or {}).get("generation") != generation:
+            return "the index is older than the library"
+        return reason
+
+    def why_unusable(self) -> str | None:
+        """Why the index cannot be used at all (missing, damaged, half-built), or None.
+
+        A team library's index is then rebuilt; short of that it catches up from the
+        change sequence (services/team_index.py), whatever generation its stamp names.
+        """
         if (self.folder / REBUILD_FLAG).exists():
             return "an earlier rebuild was interrupted"
         live = self.live_folder()
@@ -94,8 +105,6 @@ class FullTextIndex:
                 return "the index stamp is missing or unreadable"
             if stamp.get("schema") != SCHEMA_VERSION:
                 return "the index was built by another version"
-            if stamp.get("generation") != generation:
-                return "the index is older than the library"
             with self._lock:
                 self._open().doc_count()
         except Exception as error:  # whoosh raises many types for damaged files

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from paperdesk.core.errors import LibraryError
 from paperdesk.services import indexing
 from paperdesk.services._sync import mutation
 from paperdesk.services.desk import Desk
@@ -48,6 +49,11 @@ def backup(desk: Desk, target: Path | None = None) -> Path:
 
     Written whole or not at all: a full disk leaves no partial file behind.
     """
+    if desk.library.shared:
+        raise LibraryError(
+            f"{desk.location} is a team library: back it up on its server (pg_dump), "
+            "or export a lossless JSON backup with `paperdesk export FILE.json`"
+        )
     if target is None:
         return backup_sqlite(desk.db_path, desk.backup_dir, reason="manual")
     return copy_database(desk.db_path, target)

@@ -67,6 +67,7 @@ def find_ids(
     if not query or not query.strip():
         key = "added" if sort == fields.RELEVANCE else sort
         return SearchResult(orders.order(desk.library, key, descending), total, None, ())
+    desk.catch_up_with_others()  # a team library: others' tags are searchable at once
     ranked = sort == fields.RELEVANCE
     hits = desk.index.search(query, ranked=ranked, typed=typed)  # scored only if ranked
     ids = hits.ids
