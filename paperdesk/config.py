@@ -9,6 +9,8 @@ from pathlib import Path
 from platformdirs import user_config_path, user_data_path
 
 from paperdesk import APP_NAME
+from paperdesk.core.errors import LibraryError
+from paperdesk.core.team_url import TeamAddress, is_team_url
 
 LIBRARY_ENV = "PAPERDESK_LIBRARY"
 DB_FILE = "library.sqlite3"
@@ -66,9 +68,27 @@ def default_library_dir(chosen: bool = True) -> Path:
 
 
 def resolve_library_dir(explicit: str | os.PathLike[str] | None) -> Path:
-    if explicit:
-        return Path(explicit).expanduser()
-    from_env = os.environ.get(LIBRARY_ENV)
-    if from_env:
-        return Path(from_env).expanduser()
+    location = resolve_library(explicit)
+    if isinstance(location, TeamAddress):
+        raise LibraryError(f"{location.masked} is a team library, not a folder")
+    return location
+
+
+def resolve_library(explicit: str | os.PathLike[str] | None) -> Path | TeamAddress:
+    """The library to open: a folder, or a team library's `postgresql://` address
+    (never a folder named `postgresql:`)."""
+    chosen = os.fspath(explicit) if explicit else os.environ.get(LIBRARY_ENV)
+    if chosen and is_team_url(chosen):
+        return TeamAddress.parse(chosen)
+    if chosen:
+        return Path(chosen).expanduser()
     return default_library_dir()
+
+
+#: Beside the user's libraries: one folder per team library (its local search index).
+TEAMS_DIR = "teams"
+
+
+def team_state_dir(address: TeamAddress) -> Path:
+    """This machine's state for a team library, keyed by server, database and user."""
+    return user_data_path(APP_NAME, appauthor=False) / TEAMS_DIR / address.key

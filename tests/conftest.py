@@ -10,6 +10,9 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+# A PostgreSQL server for the team-library tests (skipped where it is not installed).
+pytest_plugins = ["tests.postgres_server"]
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SEEDS_DIR = PROJECT_ROOT / "seeds"
 SHARED_DATA = PROJECT_ROOT.parent / "shared" / "data"

@@ -19,6 +19,7 @@ from paperdesk.cli.output import (
     tell,
     width,
 )
+from paperdesk.cli.triage_commands import stats_json
 from paperdesk.config import resolve_library_dir
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import PaperdeskError
@@ -41,6 +42,7 @@ from paperdesk.services import (
     shortlists,
     stats,
     tagging,
+    triage,
 )
 from paperdesk.services.desk import Desk
 from paperdesk.services.near_duplicates import SUGGEST_THRESHOLD
@@ -275,10 +277,11 @@ def cmd_stats(desk: Desk, args: argparse.Namespace) -> int:
                 "tags": figures.tags,
                 "shortlists": figures.shortlists,
                 "imports": figures.imports,
+                "triage": stats_json(desk),
             }
         )
         return 0
-    print(f"Library   {desk.folder}")
+    print(f"Library   {desk.location}")
     print(f"Papers    {figures.papers}")
     print("Status    " + ", ".join(f"{name} {count}" for name, count in figures.by_status))
     print(f"Rated     {figures.rated}    with notes {figures.with_notes}")
@@ -294,6 +297,8 @@ def cmd_stats(desk: Desk, args: argparse.Namespace) -> int:
                 subsequent_indent=" " * 10,
             )
         )
+    for line in triage.stats(desk).summary():  # the statistics view's figures
+        print("Triage    " + textwrap.fill(line, width() - 10, subsequent_indent=" " * 10))
     return 0
 
 

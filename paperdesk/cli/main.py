@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import getpass
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from paperdesk.cli.commands import EXIT_ERROR, describe_restore
 from paperdesk.cli.output import ProgressBar, tell
 from paperdesk.cli.parser import build_parser
-from paperdesk.config import resolve_library_dir
-from paperdesk.core.errors import DamagedLibraryError, PaperdeskError, QueryError
+from paperdesk.config import resolve_library, resolve_library_dir
+from paperdesk.core.errors import DamagedLibraryError, PaperdeskError, PasswordNeeded, QueryError
+from paperdesk.core.team_url import TeamAddress
 from paperdesk.services import rolling_backups
 from paperdesk.services.desk import Desk
 
@@ -31,6 +33,20 @@ def offer_restore(library_dir: Path, error: DamagedLibraryError) -> int:
     return 0
 
 
+def open_desk(location: Path | TeamAddress, progress: Callable[[int, int], None]) -> Desk:
+    """Open the library folder, or the team library at an address (asking for its
+    password at a terminal when the server wants one and none was given)."""
+    if not isinstance(location, TeamAddress):
+        return Desk.open(location, progress=progress, on_wait=tell)
+    try:
+        return Desk.open_team(location, progress=progress, on_wait=tell)
+    except PasswordNeeded:
+        if not sys.stdin.isatty() or location.password is not None:
+            raise
+        password = getpass.getpass(f"Password for {location.masked}: ")
+        return Desk.open_team(location.with_password(password), progress=progress, on_wait=tell)
+
+
 def _parse_size(text: str | None) -> tuple[int, int] | None:
     if text is None:
         return None
@@ -48,13 +64,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
     )
-    library_dir = resolve_library_dir(args.library)
     try:
+        location = resolve_library(args.library)
         if args.command is None:
+            if isinstance(location, TeamAddress):
+                raise PaperdeskError(
+                    f"the desktop app cannot open a team library yet ({location.masked}); "
+                    "use the command line verbs with --library"
+                )
             from paperdesk.gui.app import run_gui
 
             return run_gui(
-                library_dir,
+                location,
                 Path(args.screenshot) if args.screenshot else None,
                 _parse_size(args.size),
                 args.query,
@@ -64,19 +85,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "needs_library", True):
             return int(args.handler(None, args))
         bar = ProgressBar()
-        desk = Desk.open(
-            library_dir, progress=lambda done, total: bar(done, total, "indexing"), on_wait=tell
-        )
+        desk = open_desk(location, lambda done, total: bar(done, total, "indexing"))
         bar.finish()
         if desk.read_only:
-            tell(f"the library at {library_dir} is read-only: it can be read, not changed")
+            tell(f"the library at {desk.location} is read-only: it can be read, not changed")
         try:
             return int(args.handler(desk, args))
         finally:
             desk.close()
     except DamagedLibraryError as error:
         tell(str(error))
-        return offer_restore(library_dir, error)
+        return offer_restore(resolve_library_dir(args.library), error)
     except QueryError as error:
         print(f"paperdesk: bad query: {error}", file=sys.stderr)
         return EXIT_USAGE

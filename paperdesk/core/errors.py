@@ -36,6 +36,11 @@ class StorageError(LibraryError):
     """The disk refused: full, failing, or the database stayed busy too long."""
 
 
+class PasswordNeeded(LibraryError):
+    """A team library's server wants a password the address, PGPASSWORD and ~/.pgpass
+    did not give (the command line then asks for one)."""
+
+
 class ReadOnlyLibraryError(LibraryError):
     """A change was asked of a library opened read-only (a read-only folder or disk)."""
 

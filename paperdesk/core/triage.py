@@ -109,13 +109,44 @@ class TriageStats:
             f"{self.found:,} relevant found (kept) in {self.read:,} abstracts read",
         ]
         if self.pace_per_hour:
-            left = self.hours_left or 0.0
+            left = duration_text(self.hours_left or 0.0)
             lines.append(
                 f"pace {self.pace_per_hour:,.0f} decisions an hour in the last sitting;"
-                f" {left:,.1f} h left at that pace"
+                f" {left} left at that pace"
             )
         lines.append(self.stopping_hint())
         return lines
+
+
+@dataclass(frozen=True)
+class Progress:
+    """The progress line: decided of total, the pace of this sitting and time left."""
+
+    decided: int
+    total: int
+    pace_per_hour: float | None
+    ordered_by: str = ""
+
+    @property
+    def left(self) -> int:
+        return self.total - self.decided
+
+    def text(self) -> str:
+        parts = [f"{self.decided:,} of {self.total:,} decided"]
+        if self.pace_per_hour:
+            parts.append(f"{self.pace_per_hour / 60:.1f} per minute")
+            parts.append(f"{duration_text(self.left / self.pace_per_hour)} left at this pace")
+        return " · ".join([*parts, self.ordered_by] if self.ordered_by else parts)
+
+
+def duration_text(hours: float) -> str:
+    """A time left as people say it: "under a minute", "25 min", "3 h 05 min"."""
+    minutes = round(hours * 60)
+    if minutes < 1:
+        return "under a minute"
+    if minutes < 60:
+        return f"{minutes} min"
+    return f"{minutes // 60} h {minutes % 60:02d} min"
 
 
 def stopping_hint(discards_since_keep: int, relevant_left: float | None) -> str:

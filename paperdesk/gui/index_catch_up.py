@@ -16,6 +16,8 @@ from paperdesk.services import indexing
 
 #: Papers re-indexed per writer job: about half a second of whoosh's time.
 CHUNK = 400
+#: Fewer papers than this (a triage decision) catch up without a word in the status bar.
+SHOWN_FROM = 50
 
 
 class IndexCatchUp(QObject):
@@ -41,7 +43,8 @@ class IndexCatchUp(QObject):
         if remaining:
             self._running = True
             self._total = remaining
-            self.progress.start(self._text(remaining), cancellable=False)
+            if remaining >= SHOWN_FROM:
+                self.progress.start(self._text(remaining), cancellable=False)
             self._next_chunk()
 
     def _next_chunk(self) -> None:
@@ -61,7 +64,8 @@ class IndexCatchUp(QObject):
         self._total = max(self._total, remaining)
         if remaining:
             done = self._total - remaining
-            self.progress.update_progress(done, self._total, self._text(remaining))
+            if self._total >= SHOWN_FROM:
+                self.progress.update_progress(done, self._total, self._text(remaining))
             self._next_chunk()
             return
         self._running = False

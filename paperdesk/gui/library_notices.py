@@ -2,17 +2,24 @@
 
 `ReadOnlyBanner` sits above the table while the library can only be read.
 `offer_restore` asks whether to restore the latest backup of a damaged or missing
-database (window-modal, never blocking), and calls back when the user says yes.
+database (window-modal, never blocking), and calls back when the user says yes;
+`restore_backup` then puts that backup in place.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
 from paperdesk.core.errors import DamagedLibraryError
+from paperdesk.gui.tasks import Job
+from paperdesk.services import rolling_backups
+
+if TYPE_CHECKING:
+    from paperdesk.gui.main_window import MainWindow
 
 READ_ONLY_TEXT = (
     "This library is read-only (its folder or disk cannot be written): you can read, "
@@ -57,3 +64,31 @@ def offer_restore(
     box.finished.connect(answered)
     box.open()
     return box
+
+
+def restore_backup(
+    window: MainWindow,
+    backup: Path,
+    on_done: Callable[[], None],
+    on_error: Callable[[BaseException], None],
+) -> None:
+    """Put `backup` in place of the window's library database (on the writer), with
+    progress; `on_done` then opens the library."""
+    window.progress.start("Restoring the backup…", cancellable=False)
+    folder = window.library_dir
+
+    def restore_it(job: Job) -> rolling_backups.Restored:
+        return rolling_backups.restore_database(
+            folder,
+            backup,
+            progress=lambda done, total: job.report_progress(done, total, "Indexing papers"),
+            on_wait=window.watch.waiting.emit,
+        )
+
+    window.runner.write(
+        "Restore the library",
+        restore_it,
+        on_done=lambda _restored: on_done(),
+        on_error=on_error,
+        on_progress=window.progress.update_progress,
+    )

@@ -21,7 +21,6 @@ from PySide6.QtGui import (
     QDropEvent,
 )
 from PySide6.QtWidgets import (
-    QApplication,
     QMainWindow,
     QMessageBox,
     QSplitter,
@@ -36,11 +35,12 @@ from paperdesk.core.fields import PROMISE
 from paperdesk.core.models import Overview, Paper, UndoLabels
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.gui.commands import Commands
+from paperdesk.gui.demo_offer import load_demo, offer_demo_if_empty
 from paperdesk.gui.detail_pane import DetailPane
 from paperdesk.gui.dialogs import Asker, DemoOfferDialog, ErrorReporter, ShortcutsDialog
 from paperdesk.gui.index_catch_up import IndexCatchUp
 from paperdesk.gui.job_progress import JobProgress
-from paperdesk.gui.library_notices import ReadOnlyBanner, offer_restore
+from paperdesk.gui.library_notices import ReadOnlyBanner, offer_restore, restore_backup
 from paperdesk.gui.library_watch import LibraryWatch
 from paperdesk.gui.menus import WindowMenus
 from paperdesk.gui.operations import Operations
@@ -48,9 +48,8 @@ from paperdesk.gui.panes import Panes
 from paperdesk.gui.paper_table import PaperTable
 from paperdesk.gui.paper_table_model import PaperTableModel
 from paperdesk.gui.preferences import (
-    Preferences,
     PreferencesDialog,
-    apply_preferences,
+    open_preferences,
     recent_libraries,
     remember_library,
 )
@@ -62,7 +61,8 @@ from paperdesk.gui.table_sort import TableSort
 from paperdesk.gui.tasks import Job, TaskRunner
 from paperdesk.gui.transfers import Transfers, dropped_files
 from paperdesk.gui.triage_mode import TriageMode
-from paperdesk.services import demo, history, reading, rolling_backups, searching, stats
+from paperdesk.gui.window_layout import restore_layout, save_columns, save_layout
+from paperdesk.services import history, reading, searching, stats
 from paperdesk.services import triage as triage_service
 from paperdesk.services.desk import Desk
 from paperdesk.services.searching import Listing
@@ -269,8 +269,7 @@ class MainWindow(QMainWindow):
         self.desk_opened.emit()
 
     def _offer_demo_if_empty(self, overview: Overview) -> None:
-        if self.offer_demo and overview.papers == 0 and not self._demo_declined():
-            self._offer_demo()
+        offer_demo_if_empty(self, overview)
 
     def _on_open_failed(self, error: BaseException) -> None:
         self.progress.hide()
@@ -288,24 +287,7 @@ class MainWindow(QMainWindow):
 
     def restore(self, backup: Path) -> None:
         """Put `backup` in place of the library's (damaged) database, then open it."""
-        self.progress.start("Restoring the backup…", cancellable=False)
-        folder = self.library_dir
-
-        def restore_it(job: Job) -> rolling_backups.Restored:
-            return rolling_backups.restore_database(
-                folder,
-                backup,
-                progress=lambda done, total: job.report_progress(done, total, "Indexing papers"),
-                on_wait=self.watch.waiting.emit,
-            )
-
-        self.runner.write(
-            "Restore the library",
-            restore_it,
-            on_done=lambda _restored: self._open_library(),
-            on_error=self._on_open_failed,
-            on_progress=self.progress.update_progress,
-        )
+        restore_backup(self, backup, on_done=self._open_library, on_error=self._on_open_failed)
 
     def _set_library_enabled(self, enabled: bool) -> None:
         for widget in (self.sidebar, self.search_bar, self.table, self.detail):
@@ -316,34 +298,8 @@ class MainWindow(QMainWindow):
                 action.setEnabled(enabled)
 
     # --- first run -------------------------------------------------------------------
-    def _demo_key(self) -> str:
-        return f"demo-declined/{self.library_dir.resolve().as_posix().strip('/')}"
-
-    def _demo_declined(self) -> bool:
-        return bool(self.settings.value(self._demo_key(), False, type=bool))
-
-    def _offer_demo(self) -> None:
-        seeds = demo.seed_files()
-        if not seeds:
-            return
-        dialog = DemoOfferDialog(len(seeds), self)
-        self.demo_offer = dialog
-
-        def answered() -> None:
-            self.demo_offer = None
-            if dialog.clickedButton() is dialog.load_button:
-                self.load_demo()
-            else:
-                self.settings.setValue(self._demo_key(), True)
-                self.statusBar().showMessage(
-                    "Import your own lists with File > Import, or drop files on the window."
-                )
-
-        dialog.finished.connect(answered)
-        dialog.open()
-
     def load_demo(self) -> None:
-        self.transfers.import_files(demo.seed_files(), report=False)
+        load_demo(self)
 
     # --- reading ---------------------------------------------------------------------
     @property
@@ -361,7 +317,7 @@ class MainWindow(QMainWindow):
         asked = (scope, text, sort, descending)
         self.operations.read(
             "Search",
-            lambda desk: searching.listing(desk, scope, text, sort, descending),
+            lambda desk: searching.listing(desk, scope, text, sort, descending, typing=True),
             on_done=lambda listing: self._apply_listing(listing, asked),
             on_error=self._on_search_failed,
             key="search",
@@ -574,24 +530,8 @@ class MainWindow(QMainWindow):
         self.menus.show_recent_libraries([f for f in recent_libraries(self.settings) if f != here])
 
     def show_preferences(self) -> None:
-        dialog = PreferencesDialog(Preferences.load(self.settings), self)
-        self.preferences_dialog = dialog
-
-        def accepted() -> None:
-            chosen = dialog.preferences()
-            chosen.save(self.settings)
-            app = QApplication.instance()
-            assert isinstance(app, QApplication)
-            apply_preferences(app, chosen)
-            self.restyle()
-
-        dialog.accepted.connect(accepted)
-        dialog.open()
-
-    def restyle(self) -> None:
-        """Re-read the style sheet after the palette changed (it names palette colours)."""
-        for pane in (self.detail, self.search_bar):
-            pane.setStyleSheet(style_sheet())
+        restyled = (self.detail, self.search_bar)
+        self.preferences_dialog = open_preferences(self, self.settings, restyle=restyled)
 
     def _listing_follows(self, changes: Changes) -> bool:
         """Whether an edit may move papers in or out of the list shown: a status view,
@@ -610,39 +550,14 @@ class MainWindow(QMainWindow):
 
     # --- window state ----------------------------------------------------------------
     def _restore_state(self) -> None:
-        settings = self.settings
-        if geometry := settings.value("window/geometry"):
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1400, 900)
-        if state := settings.value("window/state"):
-            self.restoreState(state)
-        if splitter := settings.value("window/splitter"):
-            self.splitter.restoreState(splitter)
-        if detail := settings.value("window/detail"):
-            self.detail.restoreState(detail)
-        if header := settings.value("table/header"):
-            header_view = self.table.horizontalHeader()
-            # Quietly: a restored sort arrow must not sort (the library is not open yet)
-            # nor overwrite this library's own remembered order (TableSort.restore).
-            header_view.blockSignals(True)
-            header_view.restoreState(header)
-            header_view.blockSignals(False)
-        self.sort.restore()
-        self.menus.show_sort(self.sort.key, self.sort.descending)
+        restore_layout(self)
 
     def _save_columns(self) -> None:
         # At once, not only on close: a crash must not cost the user their columns.
-        self.settings.setValue("table/header", self.table.horizontalHeader().saveState())
+        save_columns(self)
 
     def save_state(self) -> None:
-        settings = self.settings
-        settings.setValue("window/geometry", self.saveGeometry())
-        settings.setValue("window/state", self.saveState())
-        settings.setValue("window/splitter", self.splitter.saveState())
-        settings.setValue("window/detail", self.detail.saveState())
-        settings.setValue("table/header", self.table.horizontalHeader().saveState())
-        settings.sync()
+        save_layout(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._closed:

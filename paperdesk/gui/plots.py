@@ -210,7 +210,8 @@ class CountPlot(Plot):
             return
         metrics = QFontMetrics(self.font())
         name_width = min(
-            max(metrics.horizontalAdvance(name) for name, _, _ in self.rows) + 8, area.width() * 0.4
+            max(metrics.horizontalAdvance(name) for name, _, _ in self.rows) + 14,
+            area.width() * 0.4,
         )
         count_width = metrics.horizontalAdvance("000,000") + 6
         row_height = min(area.height() / len(self.rows), metrics.height() * 1.8)

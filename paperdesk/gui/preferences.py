@@ -7,6 +7,7 @@ see too: it is kept where `paperdesk.config` reads it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from paperdesk import config
 from paperdesk.gui.dialogs import CONFIRM_DELETE_KEY
+from paperdesk.gui.resources import style_sheet
 
 THEMES = {"system": "Same as the system", "light": "Light", "dark": "Dark"}
 MAX_RECENT = 8
@@ -204,3 +206,24 @@ class PreferencesDialog(QDialog):
         )
         if folder:
             self.library_field.setText(folder)
+
+
+def open_preferences(
+    parent: QWidget, settings: QSettings, restyle: Sequence[QWidget]
+) -> PreferencesDialog:
+    """Show the Preferences dialog; once accepted, save and apply the choices, and give
+    the `restyle` widgets their style sheet again (it names palette colours)."""
+    dialog = PreferencesDialog(Preferences.load(settings), parent)
+
+    def accepted() -> None:
+        chosen = dialog.preferences()
+        chosen.save(settings)
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        apply_preferences(app, chosen)
+        for widget in restyle:
+            widget.setStyleSheet(style_sheet())
+
+    dialog.accepted.connect(accepted)
+    dialog.open()
+    return dialog

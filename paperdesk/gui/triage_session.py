@@ -24,7 +24,7 @@ from paperdesk.core.changes import Changes
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.models import Paper
 from paperdesk.core.scope import Kind, Scope
-from paperdesk.core.triage import LABELS, Decision, pace_per_hour
+from paperdesk.core.triage import LABELS, Decision, Progress, pace_per_hour
 from paperdesk.gui.operations import Operations
 from paperdesk.services import history, reading, triage
 from paperdesk.services.desk import Desk
@@ -66,37 +66,6 @@ class Plan:
             return "papers not yet decided"
         what = self.scope.describe() if self.scope.kind != Kind.ALL else "the library"
         return f"{what}, search {self.text!r}" if self.text else what
-
-
-@dataclass(frozen=True)
-class Progress:
-    """The progress line: decided of total, the pace of this sitting and time left."""
-
-    decided: int
-    total: int
-    pace_per_hour: float | None
-    ordered_by: str
-
-    @property
-    def left(self) -> int:
-        return self.total - self.decided
-
-    def text(self) -> str:
-        parts = [f"{self.decided:,} of {self.total:,} decided"]
-        if self.pace_per_hour:
-            parts.append(f"{self.pace_per_hour / 60:.1f} per minute")
-            parts.append(f"{_duration(self.left / self.pace_per_hour)} left at this pace")
-        parts.append(self.ordered_by)
-        return " · ".join(parts)
-
-
-def _duration(hours: float) -> str:
-    minutes = round(hours * 60)
-    if minutes < 1:
-        return "under a minute"
-    if minutes < 60:
-        return f"{minutes} min"
-    return f"{minutes // 60} h {minutes % 60:02d} min"
 
 
 @dataclass
@@ -209,7 +178,9 @@ class TriageSession(QObject):
         shortlist = self.plan.shortlist
         self.operations.perform(
             LABELS[decision],
-            lambda desk: triage.decide(desk, paper.id, decision, shortlist),
+            # The index follows in the background (the window's catch-up) while the next
+            # paper is read: the paper waits for the database only.
+            lambda desk: triage.decide(desk, paper.id, decision, shortlist, index_later=True),
             on_error=self._on_failed,
             before_apply=lambda: self._after_decision(paper.id),
         )

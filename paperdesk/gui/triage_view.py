@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QTextCursor
+from PySide6.QtGui import QFont, QKeyEvent, QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -29,14 +29,14 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.core.models import MAX_RATING, Paper
-from paperdesk.core.triage import Decision, TriageStats
+from paperdesk.core.triage import Decision, Progress, TriageStats
 from paperdesk.gui.abstract_marks import why_html, word_styles
 from paperdesk.gui.help_overlay import HelpOverlay
 from paperdesk.gui.links import links_html, open_link
 from paperdesk.gui.sidebar import STATUS_LABELS
 from paperdesk.gui.triage_bars import HighlightBar, NoteBar, TagBar
 from paperdesk.gui.triage_header import TriageHeader
-from paperdesk.gui.triage_session import Progress, TriageSession
+from paperdesk.gui.triage_session import TriageSession
 from paperdesk.services import annotations, editing, notes, tagging
 from paperdesk.services.rendering import abstract_html, passage_at
 from paperdesk.text import to_html
@@ -77,6 +77,18 @@ TAG_KEYS = 9
 _DIGITS = {getattr(Qt.Key, f"Key_{n}").value: n for n in range(10)}
 
 
+#: The paper is read from a distance for a whole afternoon: larger than the detail pane.
+TITLE_SCALE, ABSTRACT_SCALE = 1.45, 1.2
+
+
+def enlarge(widget: QWidget, scale: float, bold: bool = False) -> None:
+    """The widget's font, `scale` times the application's (the user's font size kept)."""
+    font = QFont(widget.font())
+    font.setPointSizeF(font.pointSizeF() * scale)
+    font.setBold(bold)
+    widget.setFont(font)
+
+
 class AbstractView(QTextBrowser):
     """The abstract, large; selectable by mouse, and by keyboard while selecting."""
 
@@ -90,6 +102,7 @@ class AbstractView(QTextBrowser):
         self.setAccessibleName("Abstract")
         self.setOpenExternalLinks(False)
         self.setFrameShape(QFrame.Shape.NoFrame)
+        enlarge(self, ABSTRACT_SCALE)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
@@ -168,6 +181,7 @@ class TriageView(QWidget):
         self.position.setObjectName("detailMeta")
         self.title = QLabel()
         self.title.setObjectName("triageTitleText")
+        enlarge(self.title, TITLE_SCALE, bold=True)
         self.title.setWordWrap(True)
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.authors = QLabel()

@@ -1,6 +1,12 @@
 """FullTextIndex: the one interface to the whoosh index (derived, disposable data).
 
-The index remembers which database generation it reflects in a stamp file written
+The index folder holds generations of the index, each a whoosh index in a folder of
+its own, and a `current` file naming the one searches use. A rebuild writes a new
+generation beside the live one and swaps it in by replacing `current` (atomic), under
+a lock searches also hold: a search never reads a folder being written or deleted, and
+other programs notice the new name at their next search (issue 8, "Threads").
+
+Each generation remembers which database generation it reflects in a stamp file written
 after each commit. A missing, corrupt, stale or half-rebuilt index (the `rebuilding`
 flag is set before a rebuild and removed after it) is rebuilt from the database on
 open, so the index is never the only copy of anything (DESIGN §3, qutebrowser history).
@@ -8,31 +14,44 @@ open, so the index is never the only copy of anything (DESIGN §3, qutebrowser h
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import shutil
-from collections.abc import Callable, Iterable, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from whoosh import index as windex
-from whoosh.index import Index
-from whoosh.searching import Searcher
+from whoosh.codec.base import Segment
+from whoosh.index import EmptyIndexError, Index
+from whoosh.query import Term
 
-from paperdesk.core.errors import Cancelled, QueryError
-from paperdesk.search.query import highlight_terms, parse_query
+from paperdesk.core.errors import Cancelled
+from paperdesk.search import segments
+from paperdesk.search.live import LiveSearcher
+from paperdesk.search.query import highlight_terms, parse_query, suggest, with_typed_word
 from paperdesk.search.schema import SCHEMA_VERSION, IndexDocument, build_schema
+from paperdesk.search.segments import INDEX_NAME
 
 log = logging.getLogger(__name__)
 
 STAMP_FILE = "paperdesk-index.json"
 REBUILD_FLAG = "rebuilding"
-INDEX_NAME = "papers"
+CURRENT_FILE = "current"
+# How long a writer waits for whoosh's own lock (another thread's commit finishing).
+WRITER_WAIT_S = 10.0
+
+#: Builds segments of the (empty or live) index in the folder it is given.
+SegmentBuilder = Callable[[str], Iterable[Segment | None]]
 
 
 @dataclass(frozen=True)
 class Hits:
-    """Matching paper ids, best first, with what to highlight and a spelling suggestion."""
+    """Matching paper ids (best first when ranked), what to highlight, a suggestion."""
 
     ids: list[int]
     terms: tuple[str, ...]
@@ -42,60 +61,123 @@ class Hits:
 class FullTextIndex:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        # Guards the open index and searcher: a search and a swap never overlap.
+        self._lock = threading.RLock()
         self._index: Index | None = None
+        self._live: LiveSearcher | None = None
+        self._opened: str | None = None  # the generation folder _index is of
 
     # ------------------------------------------------------------------ state
 
-    def stamp(self) -> dict[str, int] | None:
+    def live_folder(self) -> Path | None:
+        """The folder of the generation searches use; None when there is none."""
         try:
-            return json.loads((self.folder / STAMP_FILE).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            name = (self.folder / CURRENT_FILE).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
             return None
+        return self.folder / name if name else None
+
+    def stamp(self) -> dict[str, Any] | None:
+        live = self.live_folder()
+        return (_stamp_of(live) or None) if live else None
 
     def why_stale(self, generation: int) -> str | None:
         """Why the index must be rebuilt for this database generation, or None if fine."""
+        reason = self.why_unusable()
+        if reason is None and (self.stamp() or {}).get("generation") != generation:
+            return "the index is older than the library"
+        return reason
+
+    def why_unusable(self) -> str | None:
+        """Why the index cannot be used at all (missing, damaged, half-built), or None.
+
+        A team library's index is then rebuilt; short of that it catches up from the
+        change sequence (services/team_index.py), whatever generation its stamp names.
+        """
         if (self.folder / REBUILD_FLAG).exists():
             return "an earlier rebuild was interrupted"
-        stamp = self.stamp()
+        live = self.live_folder()
         try:
-            if not windex.exists_in(self.folder, indexname=INDEX_NAME):
+            if live is None or not windex.exists_in(live, indexname=INDEX_NAME):
                 return "the index is missing"
+            stamp = self.stamp()
             if stamp is None:
                 return "the index stamp is missing or unreadable"
             if stamp.get("schema") != SCHEMA_VERSION:
                 return "the index was built by another version"
-            if stamp.get("generation") != generation:
-                return "the index is older than the library"
-            self._open().doc_count()
+            with self._lock:
+                self._open().doc_count()
         except Exception as error:  # whoosh raises many types for damaged files
-            self._index = None
+            self.close()
             return f"the index is damaged ({type(error).__name__})"
         return None
 
     def _open(self) -> Index:
-        if self._index is None:
-            self._index = windex.open_dir(self.folder, indexname=INDEX_NAME)
+        """The live generation's index (the caller holds the lock); reopened when another
+        program has swapped in a new one."""
+        live = self.live_folder()
+        if live is None:
+            self.close()
+            raise EmptyIndexError(f"no search index in {self.folder}")
+        if self._index is None or live.name != self._opened:
+            self.close()
+            self._index = windex.open_dir(live, indexname=INDEX_NAME)
+            self._opened = live.name
         return self._index
 
-    def _write_stamp(self, generation: int) -> None:
-        path = self.folder / STAMP_FILE
+    def _searcher(self) -> LiveSearcher:
+        index = self._open()
+        if self._live is None:
+            self._live = LiveSearcher(index)
+        return self._live
+
+    def _write_stamp(self, folder: Path, generation: int) -> None:
+        """Record the generation, and a checksum of each index file for `damage`."""
+        path = folder / STAMP_FILE
         temporary = path.with_suffix(".tmp")
-        temporary.write_text(
-            json.dumps({"schema": SCHEMA_VERSION, "generation": generation}), encoding="utf-8"
-        )
+        stamp = {
+            "schema": SCHEMA_VERSION,
+            "generation": generation,
+            "files": checksums(folder, known=_stamp_of(folder).get("files", {})),
+        }
+        temporary.write_text(json.dumps(stamp), encoding="utf-8")
         temporary.replace(path)
+
+    def damage(self) -> str | None:
+        """Which index file no longer holds what was written to it (a disk fault, a
+        zeroed block), or None. Reads the whole index: for `check`, not for every open."""
+        live = self.live_folder()
+        if live is None:
+            return None
+        for name, digest in _stamp_of(live).get("files", {}).items():
+            try:
+                if _digest(live / name) != digest:
+                    return f"the index file {name} is damaged"
+            except FileNotFoundError:
+                continue  # merged away by a later commit
+            except OSError as error:
+                return f"the index file {name} cannot be read ({error.strerror})"
+        return None
 
     def mark_current(self, generation: int) -> None:
         """Record that the index reflects this generation (after a change it need not see)."""
-        self._write_stamp(generation)
+        live = self.live_folder()
+        if live is not None:
+            self._write_stamp(live, generation)
 
     def doc_count(self) -> int:
-        return self._open().doc_count()
+        with self._lock:
+            return self._open().doc_count()  # type: ignore[no-any-return]
 
     def close(self) -> None:
-        if self._index is not None:
-            self._index.close()
-            self._index = None
+        with self._lock:
+            if self._live is not None:
+                self._live.close()
+                self._live = None
+            if self._index is not None:
+                self._index.close()
+                self._index = None
+            self._opened = None
 
     # ------------------------------------------------------------------ writing
 
@@ -107,33 +189,90 @@ class FullTextIndex:
         progress: Callable[[int, int], None] | None = None,
         cancelled: Callable[[], bool] | None = None,
     ) -> None:
-        """Index everything from scratch; an interrupted rebuild is redone at next open."""
-        self.close()
-        if self.folder.exists():
-            shutil.rmtree(self.folder)
-        self.folder.mkdir(parents=True)
-        (self.folder / REBUILD_FLAG).write_text("", encoding="utf-8")
-        index = windex.create_in(self.folder, build_schema(), indexname=INDEX_NAME)
-        writer = index.writer(limitmb=256)
-        done = 0
-        try:
+        """Index everything from scratch, in this process."""
+
+        def documents() -> Iterator[IndexDocument]:
+            done = 0
             for batch in batches:
                 if cancelled is not None and cancelled():
                     raise Cancelled
-                for document in batch:
-                    writer.add_document(**document.fields())
+                yield from batch
                 done += len(batch)
                 if progress is not None:
                     progress(done, total)
-            writer.commit()
-        except BaseException:
-            writer.cancel()
+
+        self.rebuild_with(lambda folder: [segments.write_segment(folder, documents())], generation)
+
+    def rebuild_with(self, build: SegmentBuilder, generation: int) -> None:
+        """Index everything from scratch: `build` writes segments of a new, empty index
+        beside the live one (in worker processes, or here), which then replaces it.
+
+        An interrupted rebuild leaves the live index as it was and the `rebuilding`
+        flag set, so the next open rebuilds again.
+        """
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / REBUILD_FLAG).write_text("", encoding="utf-8")
+        self._remove_unused()  # what an interrupted rebuild left behind
+        side = self.folder / f"gen-{time.time_ns()}"
+        side.mkdir()
+        try:
+            index = windex.create_in(side, build_schema(), indexname=INDEX_NAME)
+            self._add_segments(index, build)
+            count = index.doc_count()
             index.close()
+            self._write_stamp(side, generation)
+        except BaseException:
+            shutil.rmtree(side, ignore_errors=True)
             raise
-        self._index = index
-        self._write_stamp(generation)
+        self._swap_in(side)
         (self.folder / REBUILD_FLAG).unlink()
-        log.info("indexed %d papers", done)
+        log.info("indexed %d papers", count)
+
+    def _swap_in(self, side: Path) -> None:
+        """Make `side` the live generation; the old one is deleted once no search uses it."""
+        pointer = self.folder / CURRENT_FILE
+        temporary = pointer.with_suffix(".tmp")
+        temporary.write_text(side.name, encoding="utf-8")
+        with self._lock:
+            temporary.replace(pointer)
+            self.close()
+            self._remove_unused()
+
+    def _remove_unused(self) -> None:
+        """Delete every entry of the index folder but the live generation and our files
+        (older generations; whoosh files of the layout before generations)."""
+        live = self.live_folder()
+        keep = {CURRENT_FILE, REBUILD_FLAG, live.name if live else ""}
+        for entry in self.folder.iterdir():
+            if entry.name in keep:
+                continue
+            if entry.is_dir():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
+
+    def add_with(self, build: SegmentBuilder, generation: int | None) -> None:
+        """Add the segments `build` writes (new papers only) to the live index at once."""
+        with self._lock:
+            index = self._open()
+        self._add_segments(index, build)
+        self._stamp_if(generation)
+
+    def _add_segments(self, index: Index, build: SegmentBuilder) -> None:
+        lock = index.lock("WRITELOCK")
+        deadline = time.monotonic() + WRITER_WAIT_S
+        while not lock.acquire():
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the search index in {self.folder} stays locked")
+            time.sleep(0.05)
+        try:
+            segments.list_segments(index, build(str(index.storage.folder)))
+        finally:
+            lock.release()
+
+    def _stamp_if(self, generation: int | None) -> None:
+        if generation is not None:
+            self.mark_current(generation)
 
     def update(
         self,
@@ -146,8 +285,9 @@ class FullTextIndex:
         `generation` None: other papers still wait to be re-indexed, so the index does
         not yet reflect any generation and its stamp stays as it was.
         """
-        index = self._open()
-        writer = index.writer()
+        with self._lock:
+            index = self._open()
+        writer = segments.writer(index, timeout=WRITER_WAIT_S)
         try:
             for paper_id in deleted_ids:
                 writer.delete_by_term("id", str(paper_id))
@@ -157,8 +297,7 @@ class FullTextIndex:
         except BaseException:
             writer.cancel()
             raise
-        if generation is not None:
-            self._write_stamp(generation)
+        self._stamp_if(generation)
 
     def add(
         self,
@@ -166,13 +305,11 @@ class FullTextIndex:
         generation: int | None,
         progress: Callable[[int], None] | None = None,
     ) -> None:
-        """Add new papers in one commit (cheaper than update: no old version to delete).
-
-        One writer for the whole batch: a commit per chunk would write a segment per
-        chunk and spend the import merging them.
-        """
-        index = self._open()
-        writer = index.writer(limitmb=256)
+        """Add new papers in one commit, in this process (cheaper than update: no old
+        version to delete; one writer, or the import would be spent merging segments)."""
+        with self._lock:
+            index = self._open()
+        writer = segments.writer(index, timeout=WRITER_WAIT_S)
         try:
             for count, document in enumerate(documents, start=1):
                 writer.add_document(**document.fields())
@@ -182,20 +319,39 @@ class FullTextIndex:
         except BaseException:
             writer.cancel()
             raise
-        if generation is not None:  # None: see update()
-            self._write_stamp(generation)
+        self._stamp_if(generation)  # None: see update()
 
     # ------------------------------------------------------------------ reading
 
-    def search(self, text: str) -> Hits:
-        """All matches ranked by BM25F; QueryError for a query the user must fix."""
+    def search(self, text: str, ranked: bool = True, typed: str = "") -> Hits:
+        """The matches, best first (BM25F) when `ranked`, else in no particular order
+        (cheaper: nothing is scored, for a caller sorting by a column).
+        `typed` is what the user is typing (part of `text`): its last word also matches
+        as the start of longer words (query.with_typed_word).
+        QueryError for a query the user must fix."""
         parsed = parse_query(text)
-        index = self._open()
-        with index.searcher() as searcher:
-            results = searcher.search(parsed, limit=None)
-            ids = [int(hit["id"]) for hit in results]
-            suggestion = None if ids else _suggest(searcher, parsed, text)
-        return Hits(ids=ids, terms=highlight_terms(parsed), suggestion=suggestion)
+        if typed:
+            parsed = with_typed_word(parsed, typed)
+        with self._lock:
+            live = self._searcher()
+            searcher = live.current()
+            ids = live.ids
+            if ranked:
+                found = [
+                    ids[docnum] for _score, docnum in searcher.search(parsed, limit=None).top_n
+                ]
+            else:
+                found = [ids[docnum] for docnum in searcher.docs_for_query(parsed)]
+            suggestion = None if found else suggest(searcher, parsed, text)
+        return Hits(ids=found, terms=highlight_terms(parsed), suggestion=suggestion)
+
+    def papers_with_term(self, field: str, term: str, limit: int) -> list[int]:
+        """Up to `limit` papers whose `field` holds the index term `term` (a stem): their
+        text shows the words of the stem (services/searching.readable_suggestion)."""
+        with self._lock:
+            live = self._searcher()
+            found = live.current().docs_for_query(Term(field, term))
+            return [live.ids[docnum] for docnum, _ in zip(found, range(limit), strict=False)]
 
     def more_like(self, paper_id: int, text: str, count: int = 10) -> list[int]:
         """Papers whose words are most like `text` (the paper's own title and abstract).
@@ -203,24 +359,43 @@ class FullTextIndex:
         The text comes from the caller because the index stores no copy of it (keeping
         term vectors for 100,000 abstracts would double the index for one feature).
         """
-        index = self._open()
-        with index.searcher() as searcher:
+        with self._lock:
+            live = self._searcher()
+            searcher = live.current()
             number = searcher.document_number(id=str(paper_id))
             if number is None:
                 return []
             similar = searcher.more_like(number, "text", text=text, top=count)
-            return [int(hit["id"]) for hit in similar]
+            return [live.ids[hit.docnum] for hit in similar]
 
     def indexed_ids(self) -> set[int]:
-        with self._open().searcher() as searcher:
-            return {int(fields["id"]) for fields in searcher.all_stored_fields()}
+        with self._lock:
+            live = self._searcher()
+            reader = live.current().reader()
+            return {live.ids[docnum] for docnum in reader.all_doc_ids()}
 
 
-def _suggest(searcher: Searcher, parsed: object, text: str) -> str | None:
+def _stamp_of(folder: Path) -> dict[str, Any]:
     try:
-        corrected = searcher.correct_query(parsed, text)
-    except (QueryError, ValueError, AttributeError, TypeError):
-        # whoosh's corrector also walks numeric terms (year:1999) and fails on them;
-        # a suggestion is a nicety, never a reason for the search to fail.
-        return None
-    return corrected.string if corrected.query != parsed else None
+        stamp = json.loads((folder / STAMP_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return stamp if isinstance(stamp, dict) else {}
+
+
+def checksums(folder: Path, known: dict[str, str]) -> dict[str, str]:
+    """A digest of each segment and table-of-contents file of an index folder.
+
+    whoosh never rewrites such a file (a commit writes new ones), so a digest already
+    `known` is kept and only new files are read: a commit adding a paper reads a few KB.
+    """
+    found = {}
+    for path in folder.iterdir():
+        if path.suffix in (".seg", ".toc") and path.is_file():
+            found[path.name] = known.get(path.name) or _digest(path)
+    return found
+
+
+def _digest(path: Path) -> str:
+    with path.open("rb") as file:
+        return hashlib.file_digest(file, "blake2b").hexdigest()

@@ -12,11 +12,13 @@ from functools import lru_cache
 
 from whoosh import query as wq
 from whoosh.qparser import FieldAliasPlugin, FuzzyTermPlugin, GtLtPlugin, QueryParser
+from whoosh.searching import Searcher
+from whoosh.support.charset import accent_map
 
 from paperdesk.core import fields
 from paperdesk.core.errors import QueryError
 from paperdesk.core.fields import FieldType
-from paperdesk.search.schema import build_schema
+from paperdesk.search.schema import POSITIONAL_FIELD, build_schema
 
 _FIELD_PREFIX = re.compile(r"(?:^|(?<=[\s(]))(?P<name>[A-Za-z_][\w-]*):")
 # `year:2024..2025`, `year:2024..`, `year:..2020`: beets-style ranges users expect.
@@ -26,6 +28,16 @@ _NUMERIC_VALUE = re.compile(
     r"(?P<value>[\[{]|(?:>=|<=|>|<|=)?[^\s()\[\]{}]*)",
     re.IGNORECASE,
 )
+# Limits on what one query may ask: past them whoosh takes seconds (an 8,000-letter
+# word to stem, hundreds of prefixes to expand) or overflows Python's stack (nesting).
+MAX_WORD = 100
+MAX_WORDS = 200
+MAX_EXPANDING = 20  # prefix*, wild?card and fuzzy~ terms, each a scan of the vocabulary
+MAX_DEPTH = 20
+MAX_NUMBER = 2**31 - 1  # years and ratings are indexed as 32-bit numbers
+_EXPANDING = re.compile(r"[*?]|~\d*(?=\s|\)|$)")
+# The spelling suggestion reads the vocabulary per word: only for short queries.
+SUGGEST_MAX_WORDS = 6
 # Words of these fields are what a reader sees in the abstract: they are highlighted.
 _FREE_TEXT_FIELDS = {field.name for field in fields.query_fields() if field.type == FieldType.TEXT}
 
@@ -56,16 +68,102 @@ def parse_query(text: str) -> wq.Query:
     if not text:
         raise QueryError("the query is empty")
     _check_balance(text)
+    _check_size(text)
     text = _DOTTED_RANGE.sub(_dotted_to_whoosh_range, text)
     _check_fields(text)
     _check_numbers(text)
-    parsed = _parser().parse(text)
+    try:
+        parsed = _parser().parse(text)
+    except (IndexError, ValueError, TypeError, RecursionError) as error:
+        # whoosh's parser fails like this on stray operators (`NOT NOT x`, `<<<`, `> a`).
+        raise QueryError(
+            f"cannot read {text!r}: an operator (AND, OR, NOT, <, >) lacks a term"
+        ) from error
     if parsed is wq.NullQuery or isinstance(parsed, type(wq.NullQuery)):
         raise QueryError(
             f"nothing to search for in {text!r}: only very common words, "
             "or an operator without a term"
         )
-    return parsed
+    return parsed.accept(_phrase_in_positional_field)
+
+
+# The word being typed: the last of the text, no space after it, optionally `field:word`.
+_TYPED_WORD = re.compile(r"(?:^|[\s(])(?:(?P<field>[A-Za-z_][\w-]*):)?(?P<word>[^\W\d_]+)$")
+_OPERATORS = {"AND", "OR", "NOT", "TO", "ANDNOT", "ANDMAYBE"}
+#: Shorter words are not read as the start of longer ones (`a` would expand to thousands).
+TYPED_PREFIX_MIN = 3
+#: Index terms are stems, up to this many letters shorter than a word being typed
+#: (`diffusi` -> "diffus", `contrastiv` -> "contrast"), and never under four letters.
+_STEM_SHORTER_BY = 2
+_STEM_MIN = 4
+
+
+def with_typed_word(parsed: wq.Query, typed: str) -> wq.Query:
+    """Search as you type: the word being typed (the last of `typed`, when no space
+    follows it) also matches the start of longer words, so `diffus` finds diffusion and
+    `contrastiv` finds contrastive before the word is finished.
+
+    The index holds stems (diffusion -> "diffus", contrastive -> "contrast"), so the
+    word matches the terms that start with it and the stems it starts with
+    (`diffusi` -> "diffus"); the word's own term still matches as before.
+    """
+    match = _TYPED_WORD.search(typed)
+    if match is None or typed.count('"') % 2 or match["word"].upper() in _OPERATORS:
+        return parsed
+    field = _field_named(match["field"] or fields.DEFAULT_QUERY_FIELD)
+    word = match["word"].lower().translate(accent_map)
+    if field not in _FREE_TEXT_FIELDS or len(word) < TYPED_PREFIX_MIN:
+        return parsed
+    own = [token.text for token in build_schema()[field].analyzer(word, mode="query")]
+    shortest = max(_STEM_MIN, len(word) - _STEM_SHORTER_BY)
+    alternatives = [
+        wq.Prefix(field, word),
+        *(wq.Term(field, word[:end]) for end in range(len(word) - 1, shortest - 1, -1)),
+    ]
+
+    def widen(node: wq.Query) -> wq.Query:
+        if isinstance(node, wq.Term) and node.fieldname == field and node.text in own:
+            return wq.Or([node, *alternatives])
+        return node
+
+    if not own:  # a stop word so far (`the` on the way to `theory`): only the prefix
+        widened: wq.Query = wq.Or(alternatives)
+        return widened if parsed is wq.NullQuery else wq.And([parsed, widened])
+    return parsed.accept(widen)
+
+
+def _field_named(name: str) -> str:
+    """The index field a typed field name (or one of its aliases) stands for."""
+    name = name.lower()
+    for field, aliases in fields.query_aliases().items():
+        if name in aliases:
+            return field
+    return name
+
+
+def _phrase_in_positional_field(node: wq.Query) -> wq.Query:
+    """A phrase on a field without positions (`title:"graph neural"`) becomes the phrase
+    in `text` (which holds the title, authors and note too) and each word in the field."""
+    if isinstance(node, wq.Phrase) and node.fieldname != POSITIONAL_FIELD:
+        words = list(node.words)
+        phrase = wq.Phrase(POSITIONAL_FIELD, words, slop=node.slop, boost=node.boost)
+        return wq.And([phrase, *(wq.Term(node.fieldname, word) for word in words)])
+    return node
+
+
+def suggest(searcher: Searcher, parsed: wq.Query, text: str) -> str | None:
+    """A spelling correction of a query that found nothing, or None (also for queries
+    too long to correct quickly: a suggestion is a nicety, never a wait)."""
+    if len(text.split()) > SUGGEST_MAX_WORDS or _EXPANDING.search(text):
+        # Long queries, and wildcard or fuzzy terms (whose correction is meaningless and
+        # took 1.6 s for `convolutonal~`), get none.
+        return None
+    try:
+        corrected = searcher.correct_query(parsed, text)
+    except (QueryError, ValueError, AttributeError, TypeError):
+        # whoosh's corrector also walks numeric terms (year:1999) and fails on them.
+        return None
+    return corrected.string if corrected.query != parsed else None
 
 
 def highlight_terms(parsed: wq.Query) -> tuple[str, ...]:
@@ -85,6 +183,23 @@ def _dotted_to_whoosh_range(match: re.Match[str]) -> str:
     return f"{match['field']}:[{' '.join(filter(None, (low, 'TO', high)))}]"
 
 
+def _check_size(text: str) -> None:
+    words = text.split()
+    longest = max(words, key=len)
+    if len(longest) > MAX_WORD:
+        raise QueryError(
+            f"a word of {len(longest):,} characters is too long to search for (at most {MAX_WORD})"
+        )
+    if len(words) > MAX_WORDS:
+        raise QueryError(f"{len(words):,} words are too many for one search (at most {MAX_WORDS})")
+    expanding = len(_EXPANDING.findall(text))
+    if expanding > MAX_EXPANDING:
+        raise QueryError(
+            f"{expanding} wildcard or fuzzy terms are too many for one search"
+            f" (at most {MAX_EXPANDING})"
+        )
+
+
 def _check_balance(text: str) -> None:
     if text.count('"') % 2:
         raise QueryError('a quotation mark (") is not closed')
@@ -93,6 +208,8 @@ def _check_balance(text: str) -> None:
         depth += {"(": 1, ")": -1}.get(char, 0)
         if depth < 0:
             raise QueryError("a closing parenthesis has no opening one")
+        if depth > MAX_DEPTH:
+            raise QueryError(f"parentheses are nested too deep (at most {MAX_DEPTH} levels)")
     if depth:
         raise QueryError("a parenthesis is not closed")
 
@@ -117,3 +234,5 @@ def _check_numbers(text: str) -> None:
             field = match["field"].lower()
             example = "year:2025 or year:2024..2025" if field == "year" else "rating:>=4"
             raise QueryError(f"{field} needs a number, not {bare or 'nothing'!r} (e.g. {example})")
+        if int(bare) > MAX_NUMBER:
+            raise QueryError(f"{match['field'].lower()}:{bare} is out of range")

@@ -2,7 +2,10 @@
 
 One combined `text` field (title, abstract, authors, note, tags, venue) serves bare
 words: DESIGN §4 measured it ~1.35x faster to index and ~2x faster to search than
-separate fields. Small fields exist only where a field filter needs them.
+separate fields. Small fields exist only where a field filter needs them. Only `text`
+keeps word positions: a phrase in another field (`title:"graph neural"`) is asked of
+`text`'s positions and that field's words (query.py), which saves a third of the cost
+of indexing (bench/bench_index_floor.py, README Performance).
 The fields, their types and aliases come from the field table (core/fields.py). Bump
 SCHEMA_VERSION whenever the schema or the document changes, here or there: an index
 with another version is rebuilt on open.
@@ -13,31 +16,30 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from whoosh.analysis import CharsetFilter, StemmingAnalyzer
-from whoosh.fields import ID, KEYWORD, NUMERIC, TEXT, FieldType, Schema
-from whoosh.support.charset import accent_map
+from whoosh.fields import ID, KEYWORD, NUMERIC, FieldType, Schema
 
 from paperdesk.core import fields
 from paperdesk.core.fields import Field
 from paperdesk.core.fields import FieldType as Type
+from paperdesk.search.analysis import FoldedStemmingAnalyzer, WordsField
 
-SCHEMA_VERSION = 2
-
-
-def _words():  # type: ignore[no-untyped-def]
-    # Stemming so "training" finds "trained"; accent folding so "Rocktaschel" finds "Rocktäschel".
-    return StemmingAnalyzer() | CharsetFilter(accent_map)
+SCHEMA_VERSION = 3
+#: The one field whose postings keep word positions (for phrases).
+POSITIONAL_FIELD = "text"
 
 
 def _schema_field(field: Field) -> FieldType:
     """The whoosh field a paper field's type asks for."""
     match field.type:
         case Type.TEXT:
-            return TEXT(analyzer=_words(), phrase=True)
+            phrase = field.name == POSITIONAL_FIELD
+            return WordsField(analyzer=FoldedStemmingAnalyzer(), phrase=phrase)
         case Type.KEYWORD:
             return KEYWORD(commas=field.multiple, lowercase=True)
         case Type.NUMBER:
-            return NUMERIC(int, bits=32)
+            # One term per value (shift_step=bits): years and ratings have a few dozen
+            # values, so whoosh's eight "tier" terms per number only cost indexing time.
+            return NUMERIC(int, bits=32, shift_step=32)
         case Type.STATUS:
             return ID
     raise ValueError(f"the {field.name} field's type {field.type} cannot be searched")

@@ -41,16 +41,17 @@ def mutation(action: Callable[Concatenate[Desk, P], R]) -> Callable[Concatenate[
 BULK_PAPERS = 500
 
 
-def synced(desk: Desk, changes: Changes) -> Changes:
+def synced(desk: Desk, changes: Changes, index_later: bool = False) -> Changes:
     """Re-index what `changes` names, in the same service call as the database write
-    (a bulk change: in the background, through indexing.catch_up)."""
+    (a bulk change, or one made with `index_later`: in the background, through
+    indexing.catch_up)."""
     if desk.lock.depth == 0:
         # A change made outside the lock could interleave with another program's.
         raise RuntimeError("a service that changes the library must be marked @mutation")
     promise = desk.promise_if_started()
     if promise is not None:
         promise.note_changes(changes)  # the ranking learns from bulk changes too
-    if len(changes.paper_ids) > BULK_PAPERS:
+    if index_later or len(changes.paper_ids) > BULK_PAPERS:
         indexing.defer(desk, changes)
         return changes
     with index_may_lag():

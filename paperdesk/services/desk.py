@@ -10,11 +10,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paperdesk.config import BACKUP_DIR, DB_FILE, INDEX_DIR, UNFINISHED_DIR
+from paperdesk.config import BACKUP_DIR, DB_FILE, INDEX_DIR, UNFINISHED_DIR, team_state_dir
 from paperdesk.core.errors import LibraryError, ReadOnlyLibraryError
+from paperdesk.core.team_url import TeamAddress
 from paperdesk.formats.atomic import remove_unfinished
 from paperdesk.search.index import FullTextIndex
-from paperdesk.services import indexing, rolling_backups
+from paperdesk.services import indexing, rolling_backups, team_index
 from paperdesk.services.write_lock import Notice, WriteLock, lock_for
 from paperdesk.store.db import can_write
 from paperdesk.store.faults import damaged_error, mark_damaged, sanity_problem_settled
@@ -36,6 +37,11 @@ class Desk:
     Every change goes through `writing()`, which holds the library's write lock across
     programs (services/write_lock.py). A library whose folder or database cannot be
     written opens `read_only`: reads and searches work, changes are refused.
+
+    A team library (`open_team`) lives on a PostgreSQL server; its folder is local
+    state (the search index) in the user data folder, keyed by server and database.
+    The server's transactions keep the clients' writes apart; the write lock then
+    only keeps this machine's programs from writing the shared local index at once.
     """
 
     def __init__(
@@ -45,8 +51,11 @@ class Desk:
         index: FullTextIndex,
         read_only: bool = False,
         on_wait: Notice | None = None,
+        address: TeamAddress | None = None,
     ) -> None:
         self.folder = folder
+        #: Where a team library's database is (None: the local library in `folder`).
+        self.address = address
         self.library = library
         self.index = index
         self._promise: Promise | None = None
@@ -64,6 +73,11 @@ class Desk:
         # Papers an import stored whose indexing (importing.index_import) has not ended:
         # the index's stamp is old meanwhile, and it must not be taken for stale.
         self.index_importing: set[int] = set()
+
+    @property
+    def location(self) -> str:
+        """The library as the user names it: its folder, or a team library's masked URL."""
+        return self.address.masked if self.address is not None else str(self.folder)
 
     @property
     def db_path(self) -> Path:
@@ -110,6 +124,35 @@ class Desk:
             desk.ensure_index(progress)
         return desk
 
+    @classmethod
+    def open_team(
+        cls,
+        address: TeamAddress,
+        progress: Callable[[int, int], None] | None = None,
+        ensure_index: bool = True,
+        on_wait: Notice | None = None,
+    ) -> Desk:
+        """Open (creating its tables if needed) the team library at `address`, and bring
+        this machine's index of it up to date. Changes are recorded as the address's user."""
+        folder = team_state_dir(address)
+        _make_folder(folder)
+        library = Library.open(address.url, actor=address.user)
+        desk = cls(folder, library, FullTextIndex(folder / INDEX_DIR), False, on_wait, address)
+        if ensure_index:
+            desk.ensure_index(progress)
+        return desk
+
+    def catch_up_with_others(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Re-index what other clients changed in a team library since this machine's
+        index last caught up (services/team_index.py); returns how many papers.
+
+        One query when nothing changed, so searches call it every time.
+        """
+        if not self.library.shared:
+            return 0
+        with self.lock.hold(self.on_wait):  # this machine's programs share the index
+            return team_index.catch_up(self, progress)
+
     @contextmanager
     def writing(self, progress: Callable[[int, int], None] | None = None) -> Iterator[None]:
         """Hold the library's write lock for one action (re-entrant within a thread).
@@ -120,7 +163,7 @@ class Desk:
         """
         if self.read_only:
             raise ReadOnlyLibraryError(
-                f"the library at {self.folder} is read-only: nothing was changed"
+                f"the library at {self.location} is read-only: nothing was changed"
             )
         with self.lock.hold(self.on_wait):
             if self.lock.depth == 1:
@@ -135,6 +178,9 @@ class Desk:
         rebuilt under it, and only if it is still stale once the lock is held (another
         program may just have been finishing its update).
         """
+        if self.library.shared:
+            self.catch_up_with_others(progress)
+            return None
         reason = self.index.why_stale(self.library.generation())
         if reason is None:
             return None
@@ -161,6 +207,10 @@ class Desk:
     def _catch_up_index(self, progress: Callable[[int, int], None] | None) -> None:
         if self._index_failed:
             return  # tried once by this Desk already; the next program tries again
+        if self.library.shared:
+            # Others change a team library all the time: its index catches up when it
+            # opens and before a search (catch_up_with_others), not before every write.
+            return
         if self.index_behind or self.index_importing:
             # Stale because this Desk deferred a bulk change's re-indexing (catch_up
             # finishes it in chunks) or an import's (index_import adds its papers): a

@@ -145,6 +145,7 @@ def commit(
         imports=True,
         history_id=desk.library.history.recent(1)[0].id,
     )
+    # The index is behind on purpose until index_import: no full rebuild at the next action.
     _await_indexing(desk, changes)
     if index:
         index_import(desk, report, changes, progress)

@@ -1,45 +1,24 @@
 """Keeping the search index in step with the database.
 
-Papers become plain-text documents here (markup removed by paperdesk.text), so the
-index sees what a reader sees: `$O(d \\log n)$` is indexed as "O(d log n)".
+Papers become plain-text documents (services/index_documents). Large jobs (a rebuild,
+a big import) are indexed by a pool of worker processes (services/index_pool).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import Cancelled
-from paperdesk.core.models import Paper
 from paperdesk.search.index import FullTextIndex
 from paperdesk.search.schema import IndexDocument
+from paperdesk.services import index_pool
+from paperdesk.services.index_documents import document_for, documents_for
 from paperdesk.store.library import Library
 
 if TYPE_CHECKING:  # Desk imports this module; only the type is needed here
     from paperdesk.services.desk import Desk
-from paperdesk.text import to_plain
-
-
-def document_for(paper: Paper) -> IndexDocument:
-    return IndexDocument(
-        id=paper.id,
-        title=to_plain(paper.title),
-        abstract=to_plain(paper.abstract),
-        authors=paper.authors,
-        note=paper.note,
-        tags=paper.tags,
-        venue=paper.venue,
-        year=paper.year,
-        status=paper.status.value,
-        rating=paper.rating,
-        shortlists=paper.shortlists,
-        annotations="\n".join(f"{a.quote} {a.comment}".strip() for a in paper.annotations),
-    )
-
-
-def documents_for(papers: Iterable[Paper]) -> list[IndexDocument]:
-    return [document_for(p) for p in papers]
 
 
 def sync_changes(
@@ -110,10 +89,25 @@ def add_new(
                     raise Cancelled
                 yield document_for(paper)
 
-    if ids:
-        index.add(documents(), None if behind else library.generation(), progress)
-    else:
-        index.mark_current(library.generation())
+    # New papers their import deferred (importing.commit without indexing) are indexed
+    # here: they leave `behind` once added, and do not keep the stamp old meanwhile.
+    waiting = behind.difference(ids) if behind is not None else set()
+    generation = None if waiting else library.generation()
+    workers = index_pool.worker_count(len(ids))
+    if workers and library.file is not None:
+        database = library.file
+        index.add_with(
+            lambda folder: index_pool.build_segments(
+                database, folder, ids, workers, progress, cancelled
+            ),
+            generation,
+        )
+    elif ids:
+        index.add(documents(), generation, progress)
+    elif generation is not None:
+        index.mark_current(generation)
+    if behind is not None:
+        behind.difference_update(ids)
 
 
 def rebuild(
@@ -123,5 +117,22 @@ def rebuild(
     cancelled: Callable[[], bool] | None = None,
 ) -> None:
     generation = library.generation()
+    total = library.papers.count()
+    workers = index_pool.worker_count(total)
+    if workers and library.file is not None:
+        database = library.file
+        ids = library.papers.sorted_ids("added")
+        index.rebuild_with(
+            lambda folder: index_pool.build_segments(
+                database,
+                folder,
+                ids,
+                workers,
+                None if progress is None else lambda done: progress(done, total),
+                cancelled,
+            ),
+            generation,
+        )
+        return
     batches = (documents_for(batch) for batch in library.papers.iter_all())
-    index.rebuild(batches, generation, library.papers.count(), progress, cancelled)
+    index.rebuild(batches, generation, total, progress, cancelled)

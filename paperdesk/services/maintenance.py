@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from paperdesk.core.errors import LibraryError
 from paperdesk.services import indexing
 from paperdesk.services._sync import mutation
 from paperdesk.services.desk import Desk
@@ -25,6 +26,15 @@ def check(desk: Desk) -> list[str]:
     if stale:
         problems.append(f"search index: {stale} (run `paperdesk reindex`)")
         return problems
+    damage = desk.index.damage()
+    if damage:
+        # Derived data: rebuilt at once where it can be, so searches work again.
+        if desk.read_only:
+            problems.append(f"search index: {damage} (run `paperdesk reindex`)")
+        else:
+            reindex(desk)
+            problems.append(f"search index: {damage}; rebuilt it")
+        return problems
     stored = set(desk.library.papers.sorted_ids("added"))
     indexed = desk.index.indexed_ids()
     if stored - indexed:
@@ -39,6 +49,11 @@ def backup(desk: Desk, target: Path | None = None) -> Path:
 
     Written whole or not at all: a full disk leaves no partial file behind.
     """
+    if desk.library.shared:
+        raise LibraryError(
+            f"{desk.location} is a team library: back it up on its server (pg_dump), "
+            "or export a lossless JSON backup with `paperdesk export FILE.json`"
+        )
     if target is None:
         return backup_sqlite(desk.db_path, desk.backup_dir, reason="manual")
     return copy_database(desk.db_path, target)

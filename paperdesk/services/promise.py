@@ -20,6 +20,7 @@ import os
 import threading
 from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -28,7 +29,7 @@ from paperdesk.core.changes import Changes
 from paperdesk.core.models import Paper, Status
 from paperdesk.core.triage import KEPT_STATUSES
 from paperdesk.ranking.background import BackgroundRanker, Ranking
-from paperdesk.ranking.explain import Explanation, explain
+from paperdesk.ranking.explain import Contribution, Explanation, explain
 from paperdesk.ranking.features import FeatureMatrix
 from paperdesk.ranking.model import decision_label, more_like
 
@@ -198,8 +199,13 @@ class Promise:
             log.exception("the ranking could not follow a change")
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until the model reflects every decision so far (CLI, tests, benchmarks)."""
-        return self.ranker().wait(timeout)
+        """Block until the model reflects every decision so far (CLI, tests, benchmarks).
+
+        Once the ranker runs, this reads nothing: bringing the matrix up to date reads
+        every paper's key (seconds at 100,000), which a change's own note_changes does.
+        """
+        ranker = self._ranker
+        return (ranker if ranker is not None else self.ranker()).wait(timeout)
 
     def latest(self) -> Ranking | None:
         """The last model that finished (None before the ranker started)."""
@@ -243,7 +249,13 @@ class Promise:
         ranking = self.latest()
         if ranking is None or ranking.scorer is None or paper.id not in ranking.features.row_of:
             return None
-        return explain(ranking.features, ranking.scorer, paper.id, paper, EXPLAINED_TERMS)
+        found = explain(ranking.features, ranking.scorer, paper.id, paper, 3 * EXPLAINED_TERMS)
+        # "is", "for", "of the" do move scores, but tinting them says nothing to a reader.
+        return replace(
+            found,
+            raising=_telling(found.raising)[:EXPLAINED_TERMS],
+            lowering=_telling(found.lowering)[:EXPLAINED_TERMS],
+        )
 
     def more_like(self, paper_id: int, limit: int = 20) -> list[int]:
         """The papers whose words are most like this one's, most alike first."""
@@ -271,6 +283,13 @@ class Promise:
                 log.exception("the ranking's background work failed")
 
         return run
+
+
+def _telling(terms: tuple[Contribution, ...]) -> tuple[Contribution, ...]:
+    """The terms with at least one word that is not an English stop word."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return tuple(t for t in terms if any(w not in ENGLISH_STOP_WORDS for w in t.term.split()))
 
 
 def _digest(key: str) -> int:

@@ -85,9 +85,10 @@ def before_import(desk: Desk) -> Path | None:
     """The backup an import starts with; None for an empty library (nothing to lose).
 
     The files of one import share one backup: none is taken within a minute of the
-    last import backup, so twenty files do not push every older backup out.
+    last import backup, so twenty files do not push every older backup out. A team
+    library has none: its server is backed up there (pg_dump), not on each client.
     """
-    if desk.library.papers.count() == 0:
+    if desk.library.shared or desk.library.papers.count() == 0:
         return None
     recent = datetime.now() - IMPORT_BACKUP_SHARED_FOR
     for path in reversed(backups_in(desk.backup_dir)):

@@ -6,12 +6,15 @@ ids shown: the GUI's table, the CLI's `list` and `search`, and exports all use i
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass, replace
 
 from paperdesk.core import fields
 from paperdesk.core.scope import Kind, Scope
+from paperdesk.search.analysis import index_term
 from paperdesk.search.query import CHEAT_SHEET
-from paperdesk.services import indexing
+from paperdesk.services import column_orders, indexing
 from paperdesk.services.desk import Desk
 from paperdesk.text import to_plain
 
@@ -47,22 +50,30 @@ class Listing:
 
 
 def find_ids(
-    desk: Desk, query: str | None = None, sort: SortKey = "relevance", descending: bool = False
+    desk: Desk,
+    query: str | None = None,
+    sort: SortKey = "relevance",
+    descending: bool = False,
+    typed: str = "",
 ) -> SearchResult:
     """Matching ids in the requested order; QueryError for a query the user must fix.
 
-    Without a query, "relevance" means newest additions last (import order).
+    Without a query, "relevance" means newest additions last (import order). `typed`:
+    the text being typed in a search field, part of `query`; its last word also finds
+    longer words (search as you type).
     """
     total = desk.library.papers.count()
+    orders = column_orders.of(desk.library)
     if not query or not query.strip():
         key = "added" if sort == fields.RELEVANCE else sort
-        return SearchResult(desk.library.papers.sorted_ids(key, descending), total, None, ())
-    hits = desk.index.search(query)
+        return SearchResult(orders.order(desk.library, key, descending), total, None, ())
+    desk.catch_up_with_others()  # a team library: others' tags are searchable at once
+    ranked = sort == fields.RELEVANCE
+    hits = desk.index.search(query, ranked=ranked, typed=typed)  # scored only if ranked
     ids = hits.ids
     behind = indexing.behind(desk) + len(desk.index_importing)
-    if sort != fields.RELEVANCE:
-        wanted = set(ids)
-        ids = [i for i in desk.library.papers.sorted_ids(sort, descending) if i in wanted]
+    if not ranked:
+        ids = orders.sort(desk.library, ids, sort, descending)
     else:
         if behind:
             # A bulk delete leaves the store before it leaves the index.
@@ -70,7 +81,45 @@ def find_ids(
             ids = [i for i in ids if i in stored]
         if descending:
             ids = list(reversed(ids))
-    return SearchResult(ids, total, hits.suggestion, hits.terms, behind)
+    suggestion = readable_suggestion(desk, query, hits.suggestion) if hits.suggestion else None
+    return SearchResult(ids, total, suggestion, hits.terms, behind)
+
+
+_SUGGESTED_WORD = re.compile(r"(?:(?P<field>[A-Za-z_][\w-]*):)?(?P<term>[^\W\d_]+)")
+_WORD = re.compile(r"[^\W\d_]+")
+#: Papers read for the words behind a suggested stem.
+WORD_SAMPLE = 10
+
+
+def readable_suggestion(desk: Desk, query: str, suggestion: str) -> str:
+    """The spelling suggestion with words in place of the index's stems.
+
+    The corrector proposes index terms, which are stems ("diffus" for diffusion); a
+    paper holding the term shows the word it came from.
+    """
+    asked = query.split()
+    words = suggestion.split()
+    if len(asked) != len(words):
+        return suggestion
+    for position, (before, after) in enumerate(zip(asked, words, strict=True)):
+        if before != after:
+            words[position] = _SUGGESTED_WORD.sub(lambda m: _worded(desk, m), after)
+    return " ".join(words)
+
+
+def _worded(desk: Desk, match: re.Match[str]) -> str:
+    field, term = match["field"], match["term"].lower()
+    forms: Counter[str] = Counter()
+    ids = desk.index.papers_with_term(field or fields.DEFAULT_QUERY_FIELD, term, WORD_SAMPLE)
+    for paper in desk.library.papers.get_many(ids):
+        parts = (paper.title, paper.abstract, paper.note, *paper.authors)
+        text = " ".join(to_plain(part) for part in parts)
+        forms.update(w.lower() for w in _WORD.findall(text) if index_term(w) == term)
+    if not forms:
+        return match.group()
+    # The term itself when it is a word (graph), else the commonest form, the shorter first.
+    word = term if term in forms else min(forms, key=lambda form: (-forms[form], len(form)))
+    return f"{field}:{word}" if field else word
 
 
 def shortlist_ids(desk: Desk, name: str) -> list[int]:
@@ -84,22 +133,26 @@ def listing(
     text: str = "",
     sort: SortKey = "relevance",
     descending: bool = False,
+    typing: bool = False,
 ) -> Listing:
     """The papers of a scope narrowed by a search text, in the requested order.
+
+    `typing`: the text is being typed in a search field, so its last word also finds
+    the words it starts (search as you type; the command line searches whole words).
 
     A shortlist, an import or chosen ids keep their own order while nothing narrows or
     sorts them; a query's papers come best match first (import order without one).
     Sorted by promise, they come most promising first (`desk.promise`).
     """
     if sort == fields.PROMISE:
-        found = listing(desk, scope, text)
+        found = listing(desk, scope, text, typing=typing)
         return replace(found, ids=desk.promise.order(found.ids), reorderable=False)
     pinned = _listed_ids(desk, scope)
     if pinned is not None and not text.strip() and sort == fields.RELEVANCE:
         total = desk.library.papers.count()
         return Listing(pinned, total, reorderable=scope.kind == Kind.SHORTLIST)
     query = combined_query(_query_of(desk, scope), text)
-    result = find_ids(desk, query or None, sort, descending)
+    result = find_ids(desk, query or None, sort, descending, typed=text if typing else "")
     ids = result.ids
     if pinned is not None:
         members = set(pinned)

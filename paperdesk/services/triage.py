@@ -41,9 +41,21 @@ class Queue:
 
 
 @mutation
-def decide(desk: Desk, paper_id: int, decision: Decision, shortlist: str | None = None) -> Changes:
-    """Keep (onto `shortlist`, created if new), maybe or discard one paper."""
-    return synced(desk, desk.library.triage.decide(paper_id, decision, shortlist))
+def decide(
+    desk: Desk,
+    paper_id: int,
+    decision: Decision,
+    shortlist: str | None = None,
+    index_later: bool = False,
+) -> Changes:
+    """Keep (onto `shortlist`, created if new), maybe or discard one paper.
+
+    `index_later`: the search index follows after the call (indexing.catch_up), as
+    the triage view asks: a whoosh commit is most of a decision's time (40-140 ms of
+    CPU at 13,000 papers), and the next paper need only wait for the database.
+    """
+    changes = desk.library.triage.decide(paper_id, decision, shortlist)
+    return synced(desk, changes, index_later=index_later)
 
 
 def queue(desk: Desk, scope: Scope, text: str = "", only_undecided: bool = True) -> Queue:

@@ -4,7 +4,8 @@ A status set on 100,000 papers gives them one new value; their old values are a 
 (status, time) pairs. So the journal keeps each distinct value tuple with the ids of
 its rows (`Groups`), reads them with one GROUP BY and puts them back with one UPDATE
 per group: no 200,000 row objects in Python, no 5,000-variable IN lists compiled again
-and again. The ids go through a temporary table (`chosen_ids`) SQLite joins against.
+and again. The ids go through a temporary table (`chosen_ids`) SQLite joins against;
+PostgreSQL (a team library) takes them as one array parameter instead.
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ from sqlalchemy import (
     Connection,
     Integer,
     MetaData,
+    String,
     Table,
+    cast,
     func,
     select,
     true,
     update,
 )
+from sqlalchemy.dialects.postgresql import ARRAY
 
 #: (values of the columns, ids of the rows having them)
 Group = tuple[tuple[Any, ...], list[int]]
@@ -66,6 +70,9 @@ class Groups:
 @contextmanager
 def chosen_ids(connection: Connection, ids: Sequence[int]) -> Iterator[ColumnElement[Any]]:
     """The ids in a temporary table, as a subquery to test a column against."""
+    if connection.dialect.name == "postgresql":
+        yield select(func.unnest(cast(list(ids), ARRAY(Integer)))).scalar_subquery()
+        return
     connection.exec_driver_sql(
         "CREATE TEMP TABLE IF NOT EXISTS chosen_ids (id INTEGER PRIMARY KEY)"
     )
@@ -92,13 +99,20 @@ def read_groups(
     by their `columns` values."""
     selected = [table.c[name] for name in columns]
     query = (
-        select(*selected, func.group_concat(table.c[key]))
+        select(*selected, _joined_ids(connection, table.c[key]))
         .where(table.c[key].in_(chosen), where if where is not None else true())
         .group_by(*selected)
     )
     return [
         (tuple(row[:-1]), [int(i) for i in row[-1].split(",")]) for row in connection.execute(query)
     ]
+
+
+def _joined_ids(connection: Connection, column: ColumnElement[Any]) -> ColumnElement[str]:
+    """A group's ids as one comma-separated string (SQLite's and PostgreSQL's spelling)."""
+    if connection.dialect.name == "postgresql":
+        return func.string_agg(cast(column, String), ",")
+    return func.group_concat(column)
 
 
 def missing_ids(

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import getpass
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, Engine, delete, insert, select, update
+from sqlalchemy import Connection, Engine, Integer, cast, delete, insert, select, update
 
-from paperdesk.store.journal import Journal
+from paperdesk.store.journal import Journal, Step
 from paperdesk.store.tables import history_t, meta_t, now
+
+#: Told, inside the action's transaction, which generation it made and what it journaled
+#: (a team library records the papers it touched: store/change_log.py).
+ChangeRecorder = Callable[[Connection, int, Sequence[Step]], None]
 
 
 @dataclass
@@ -30,9 +34,12 @@ class Write:
 class Database:
     """An engine shared by the sub-stores. Thread-safe for reads; one thread writes."""
 
-    def __init__(self, engine: Engine, actor: str | None = None) -> None:
+    def __init__(
+        self, engine: Engine, actor: str | None = None, recorder: ChangeRecorder | None = None
+    ) -> None:
         self.engine = engine
         self.actor = actor or _current_user()
+        self.recorder = recorder
 
     def read(self) -> Connection:
         """A connection for reads: `with database.read() as connection: ...`."""
@@ -58,7 +65,7 @@ class Database:
         An undoable action that changed nothing leaves no history row. A non-undoable
         one (an import) is recorded all the same, so the history says it happened.
         """
-        with self.engine.begin() as connection:
+        with self.transaction() as connection:
             journal = Journal(connection)
             yield Write(connection, journal)
             if journal.steps or not undoable:
@@ -74,7 +81,30 @@ class Database:
                         payload=journal.to_json() if undoable else json.dumps({"undoable": False}),
                     )
                 )
-                bump_generation(connection)
+                self.committing(connection, journal.steps)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """A write transaction; on a team library, one at a time across all clients.
+
+        A team library's transactions queue on the generation row, which every write
+        raises anyway: so an action's reads, its journal and its writes see no other
+        client's write midway (an append to a note cannot lose another's, an undo
+        record is exact), generations are committed in order, and no two writes can
+        deadlock. Writes are short; a lab's clients barely notice the queue.
+        """
+        with self.engine.begin() as connection:
+            if connection.dialect.name != "sqlite":
+                connection.execute(
+                    select(meta_t.c.value).where(meta_t.c.key == "generation").with_for_update()
+                )
+            yield connection
+
+    def committing(self, connection: Connection, steps: Sequence[Step]) -> None:
+        """The last statements of a write: a new generation, and the change record."""
+        generation = bump_generation(connection)
+        if self.recorder is not None:
+            self.recorder(connection, generation, steps)
 
     @contextmanager
     def bookkeeping(self) -> Iterator[Connection]:
@@ -100,14 +130,22 @@ class SubStore:
         self._db = database
 
 
-def bump_generation(connection: Connection) -> None:
-    current = connection.scalar(select(meta_t.c.value).where(meta_t.c.key == "generation"))
-    if current is None:
-        connection.execute(insert(meta_t).values(key="generation", value="1"))
-    else:
-        connection.execute(
-            update(meta_t).where(meta_t.c.key == "generation").values(value=str(int(current) + 1))
-        )
+def bump_generation(connection: Connection) -> int:
+    """Raise the generation in one statement and return it.
+
+    One UPDATE, not a read then a write: on a team library two clients' transactions
+    would otherwise both write the same number. The row stays locked until the commit,
+    so generations are committed in the order they are given (store/change_log.py
+    relies on it).
+    """
+    value = cast(cast(meta_t.c.value, Integer) + 1, meta_t.c.value.type)
+    raised = connection.scalar(
+        update(meta_t)
+        .where(meta_t.c.key == "generation")
+        .values(value=value)
+        .returning(meta_t.c.value)
+    )
+    return int(raised)  # the row exists from migration 0004 on
 
 
 def _current_user() -> str:

@@ -12,7 +12,14 @@ BUSY_TIMEOUT_S = 30
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for `url`; SQLite connections get the pragmas DESIGN §3 asks for."""
+    """An engine for `url`; SQLite connections get the pragmas DESIGN §3 asks for.
+
+    A `postgresql://` address (a team library) goes through psycopg 3; connections are
+    checked before use, so a server that went away is noticed at the next action."""
+    if url.startswith(("postgresql://", "postgres://")):
+        url = "postgresql+psycopg://" + url.split("://", 1)[1]
+    if url.startswith("postgresql"):
+        return create_engine(url, pool_pre_ping=True, hide_parameters=True)
     engine = create_engine(url, connect_args=_connect_args(url))
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)

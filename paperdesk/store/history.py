@@ -9,12 +9,11 @@ from sqlalchemy import Connection, Row, select, update
 
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.models import HistoryEntry, UndoLabels
-from paperdesk.store.database import SubStore, bump_generation
+from paperdesk.store.change_log import papers_touched
+from paperdesk.store.database import SubStore
 from paperdesk.store.journal import Journal, Step, apply_states, steps_from_json, steps_to_json
 from paperdesk.store.papers import rows_with_links
-from paperdesk.store.shortlists import shortlist_members
 from paperdesk.store.tables import history_t, papers_t
-from paperdesk.store.tags import papers_with_tags
 
 
 class HistoryStore(SubStore):
@@ -39,7 +38,7 @@ class HistoryStore(SubStore):
         return self._replay(undo=False)
 
     def _replay(self, *, undo: bool) -> Changes | None:
-        with self._db.engine.begin() as connection:
+        with self._db.transaction() as connection:
             entry = replay_candidate(connection, undone=not undo)
             if entry is None:
                 return None
@@ -60,7 +59,7 @@ class HistoryStore(SubStore):
             connection.execute(
                 update(history_t).where(history_t.c.id == entry.id).values(undone=undo)
             )
-            bump_generation(connection)
+            self._db.committing(connection, steps)
         tables = {s.table for s in steps}
         verb = "Undo" if undo else "Redo"
         return Changes(
@@ -125,27 +124,3 @@ def _adds_or_removes_papers(steps: Sequence[Step]) -> bool:
             if before != after:
                 return True
     return False
-
-
-def papers_touched(connection: Connection, steps: Sequence[Step]) -> set[int]:
-    """Paper ids whose search document depends on the journaled rows."""
-    touched: set[int] = set()
-    tag_ids: set[int] = set()
-    shortlist_ids: set[int] = set()
-    for step in steps:
-        if step.groups is not None and step.groups.key == "paper_id":
-            touched.update(step.groups.ids())
-        for row in [*step.before, *step.after]:
-            if "paper_id" in row:
-                touched.add(row["paper_id"])
-            if step.table == "papers":
-                touched.add(row["id"])
-            if step.table == "tags":
-                tag_ids.add(row["id"])
-            if step.table in ("shortlists", "shortlist_entries"):
-                shortlist_ids.add(row["shortlist_id"] if "shortlist_id" in row else row["id"])
-    if tag_ids:
-        touched.update(papers_with_tags(connection, list(tag_ids)))
-    for shortlist_id in shortlist_ids:
-        touched.update(shortlist_members(connection, shortlist_id))
-    return touched

@@ -13,6 +13,7 @@
     library.annotations marked passages of abstracts, with a colour and a comment
     library.triage      keep / maybe / discard, the decision log, what the ranking reads
     library.settings    small named values kept in the library (how many backups to keep)
+    library.changes     a team library's change sequence: which papers each generation touched
 
 Sub-stores return core dataclasses and `Changes`, never ORM rows, connections or
 tables (compare Anki's `Collection` owning its `TagManager`, `DeckManager`...). They
@@ -27,6 +28,8 @@ from pathlib import Path
 from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 
+from paperdesk.core.team_url import mask
+from paperdesk.store import change_log
 from paperdesk.store.annotations import AnnotationStore
 from paperdesk.store.database import Database
 from paperdesk.store.db import make_engine, make_read_only_engine
@@ -43,6 +46,7 @@ from paperdesk.store.shortlists import ShortlistStore
 from paperdesk.store.snapshot import BackupStore
 from paperdesk.store.stats import StatsStore
 from paperdesk.store.tags import TagStore
+from paperdesk.store.team_server import migration_lock, translate_server_errors
 from paperdesk.store.triage import TriageStore
 
 
@@ -50,7 +54,10 @@ class Library:
     """An open library database. Thread-safe for reads; one thread should do all writes."""
 
     def __init__(self, engine: Engine, actor: str | None = None) -> None:
-        self._db = Database(engine, actor)
+        #: A team library: a database server many programs write at once (PostgreSQL).
+        self.shared = engine.dialect.name != "sqlite"
+        self._db = Database(engine, actor, change_log.record if self.shared else None)
+        self.changes = change_log.ChangeLog(self._db)
         self.papers = PaperStore(self._db)
         self.tags = TagStore(self._db)
         self.shortlists = ShortlistStore(self._db)
@@ -74,12 +81,14 @@ class Library:
         *,
         read_only: bool = False,
         upgrade_guard: Guard | None = None,
+        actor: str | None = None,
     ) -> Library:
         """Open a database, migrating it first (backed up before, refused when too new).
 
         With `db_path`, storage faults (damaged, read-only, full, busy) raise the
         library's own errors, one line each (store/faults.py). `read_only` opens the
         file without ever writing to it; `upgrade_guard` is held while migrating.
+        `actor` is who the history names for this program's changes (default: the login).
         """
         if read_only and db_path is not None:
             engine = make_read_only_engine(db_path)
@@ -87,15 +96,33 @@ class Library:
             engine = make_engine(url)
         if db_path is not None:
             translate_errors(engine, db_path, backup_dir)
+        if engine.dialect.name == "postgresql":
+            translate_server_errors(engine, mask(url))
+            upgrade_guard = upgrade_guard or (lambda: migration_lock(engine))
         try:
             upgrade_to_head(engine, db_path, backup_dir, upgrade_guard, read_only)
         except BaseException:
             engine.dispose()
             raise
-        return cls(engine)
+        return cls(engine, actor)
 
     def close(self) -> None:
         self._db.engine.dispose()
+
+    @property
+    def file(self) -> Path | None:
+        """The SQLite file other processes can open (index workers); None for another
+        database, in memory or opened read-only."""
+        url = self._db.engine.url
+        if url.get_backend_name() != "sqlite" or url.query.get("mode") == "ro":
+            return None
+        database = url.database
+        return Path(database) if database and database != ":memory:" else None
+
+    @property
+    def actor(self) -> str:
+        """Who this program's changes are recorded as."""
+        return self._db.actor
 
     def generation(self) -> int:
         """A counter raised by every committed write; the index stores the one it reflects."""

@@ -19,7 +19,12 @@ from sqlalchemy import (
     String,
     Text,
 )
+from sqlalchemy.dialects.postgresql import CITEXT
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+#: A name unique regardless of case: SQLite's NOCASE collation; on PostgreSQL (a team
+#: library) the citext type, whose LIKE is case-insensitive too (tag families use it).
+NoCaseName = String(collation="NOCASE").with_variant(CITEXT(), "postgresql")
 
 
 class Base(DeclarativeBase):
@@ -82,7 +87,7 @@ class TagRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     # Case-insensitive uniqueness: "RNN" and "rnn" are one tag (COLLATE NOCASE).
-    name: Mapped[str] = mapped_column(String(collation="NOCASE"), unique=True)
+    name: Mapped[str] = mapped_column(NoCaseName, unique=True)
     colour: Mapped[str | None] = mapped_column(String)
 
 
@@ -112,7 +117,7 @@ class ShortlistRow(Base):
     __tablename__ = "shortlists"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(collation="NOCASE"), unique=True)
+    name: Mapped[str] = mapped_column(NoCaseName, unique=True)
     created: Mapped[datetime] = mapped_column(DateTime)
 
 
@@ -133,7 +138,7 @@ class SavedSearchRow(Base):
     __tablename__ = "saved_searches"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(collation="NOCASE"), unique=True)
+    name: Mapped[str] = mapped_column(NoCaseName, unique=True)
     query: Mapped[str] = mapped_column(Text)
     created: Mapped[datetime] = mapped_column(DateTime)
 
@@ -211,7 +216,7 @@ class HighlightWordRow(Base):
 
     __tablename__ = "highlight_words"
 
-    word: Mapped[str] = mapped_column(String(collation="NOCASE"), primary_key=True)
+    word: Mapped[str] = mapped_column(NoCaseName, primary_key=True)
 
 
 class HistoryRow(Base):
@@ -234,6 +239,15 @@ class MetaRow(Base):
 
     key: Mapped[str] = mapped_column(String, primary_key=True)
     value: Mapped[str] = mapped_column(Text)
+
+
+class ChangeLogRow(Base):
+    """Which papers each generation of a team library touched (store/change_log.py)."""
+
+    __tablename__ = "change_log"
+
+    generation: Mapped[int] = mapped_column(Integer, primary_key=True)
+    paper_id: Mapped[int] = mapped_column(Integer, primary_key=True)
 
 
 Index("ix_shortlist_entries_order", ShortlistEntryRow.shortlist_id, ShortlistEntryRow.position)

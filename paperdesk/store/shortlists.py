@@ -12,7 +12,7 @@ from paperdesk.core.models import ShortlistInfo
 from paperdesk.core.rules import SHORTLIST, clean_name
 from paperdesk.store.database import SubStore, Write
 from paperdesk.store.papers import require_ids
-from paperdesk.store.tables import chunked, entries_t, now, shortlists_t
+from paperdesk.store.tables import chunked, entries_t, insert_missing, now, shortlists_t
 
 
 class ShortlistStore(SubStore):
@@ -149,8 +149,7 @@ def append_entries(w: Write, shortlist_id: int, ids: Sequence[int]) -> None:
             {"shortlist_id": shortlist_id, "paper_id": p, "position": start + i}
             for i, p in enumerate(new)
         ]
-        if rows:
-            w.connection.execute(insert(entries_t), rows)
+        insert_missing(w.connection, entries_t, rows)  # another client's add of one stays
 
 
 def ensure_shortlist(w: Write, name: str) -> int:

@@ -3,8 +3,9 @@
 The state is what a JSON backup holds (paperdesk.formats.backup describes the shape):
 a dict of sections, each a list of rows keyed by column name, with a paper's authors,
 a shortlist's entries and an import batch's papers nested in their row. Every table
-the user's work lives in is covered; history, the meta counters and the search index
-are not (they describe the old library or are derived from the data).
+the user's work lives in is covered; history, the meta counters, a team library's
+change log and the search index are not (they describe the old library or are
+derived from the data).
 """
 
 from __future__ import annotations

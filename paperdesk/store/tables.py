@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from sqlalchemy import Table
+from sqlalchemy import Connection, Table
+from sqlalchemy.dialects import postgresql, sqlite
 
 from paperdesk.store.journal import CHUNK
 from paperdesk.store.schema import (
     AnnotationRow,
     AuthorRow,
+    ChangeLogRow,
     DecisionRow,
     HighlightWordRow,
     HistoryRow,
@@ -49,6 +51,7 @@ batch_papers_t: Table = ImportBatchPaperRow.__table__  # type: ignore[assignment
 history_t: Table = HistoryRow.__table__  # type: ignore[assignment]
 meta_t: Table = MetaRow.__table__  # type: ignore[assignment]
 not_duplicates_t: Table = NotDuplicateRow.__table__  # type: ignore[assignment]
+change_log_t: Table = ChangeLogRow.__table__  # type: ignore[assignment]
 annotations_t: Table = AnnotationRow.__table__  # type: ignore[assignment]
 decisions_t: Table = DecisionRow.__table__  # type: ignore[assignment]
 highlight_words_t: Table = HighlightWordRow.__table__  # type: ignore[assignment]
@@ -64,3 +67,14 @@ def chunked(values: Sequence[T], size: int = CHUNK) -> Iterator[list[T]]:
     values = list(values)
     for start in range(0, len(values), size):
         yield values[start : start + size]
+
+
+def insert_missing(connection: Connection, table: Table, rows: Sequence[dict[str, Any]]) -> None:
+    """Insert `rows`, skipping those whose key is already there: set semantics.
+
+    On a team library two people tagging one paper at once both succeed and the paper
+    has the tag once; checking first and inserting after would make one of them fail.
+    """
+    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+    if rows:
+        connection.execute(dialect.insert(table).on_conflict_do_nothing(), list(rows))

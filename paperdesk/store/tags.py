@@ -12,7 +12,7 @@ from paperdesk.core.models import TagInfo
 from paperdesk.core.rules import TAG, clean_colour, clean_name, clean_names
 from paperdesk.store.database import SubStore, Write
 from paperdesk.store.papers import require_ids
-from paperdesk.store.tables import chunked, paper_tags_t, tags_t
+from paperdesk.store.tables import chunked, insert_missing, paper_tags_t, tags_t
 
 
 class TagStore(SubStore):
@@ -29,20 +29,9 @@ class TagStore(SubStore):
             tag_ids = [_ensure_tag(w, name) for name in names]
             with w.journal.tracked_ids(paper_tags_t, "paper_id", ids):
                 for tag_id in tag_ids:
-                    for chunk in chunked(ids):
-                        present = set(
-                            w.connection.scalars(
-                                select(paper_tags_t.c.paper_id).where(
-                                    paper_tags_t.c.tag_id == tag_id,
-                                    paper_tags_t.c.paper_id.in_(chunk),
-                                )
-                            )
-                        )
-                        rows = [
-                            {"paper_id": p, "tag_id": tag_id} for p in chunk if p not in present
-                        ]
-                        if rows:
-                            w.connection.execute(insert(paper_tags_t), rows)
+                    for chunk in chunked(sorted(ids)):
+                        rows = [{"paper_id": p, "tag_id": tag_id} for p in chunk]
+                        insert_missing(w.connection, paper_tags_t, rows)
         return Changes(description, ids_of(ids), tags=True)
 
     def remove(self, ids: Sequence[int], names: Sequence[str]) -> Changes:
@@ -172,8 +161,9 @@ def _ensure_tag(w: Write, name: str) -> int:
     if existing is not None:
         return existing
     with w.journal.tracked(tags_t, tags_t.c.name == name):
-        result = w.connection.execute(insert(tags_t).values(name=name, colour=None))
-    return int(result.inserted_primary_key[0])  # type: ignore[index]
+        # Another client may create the same tag at the same moment: both get it.
+        insert_missing(w.connection, tags_t, [{"name": name, "colour": None}])
+    return int(_tag_id(w.connection, name))
 
 
 def _tag_family(connection: Connection, name: str) -> list[tuple[int, str]]:

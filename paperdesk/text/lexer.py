@@ -292,6 +292,20 @@ def _is_punctuation(char: str) -> bool:
     return unicodedata.category(char).startswith(("P", "S"))
 
 
+_COMMAND = re.compile(r"\\[A-Za-z]+")
+
+
+def _command_start(source: str, at: int) -> str:
+    """The first character the command at `at` shows, as a neighbour of a delimiter:
+    `{\\'e}`, `{\\ss}` stand for letters; `{\\textquoteright}` (an ASCII export's `’`)
+    for punctuation, so `*e.g.*{\\textquoteright}` closes its emphasis as `*e.g.*’` does."""
+    named = _COMMAND.match(source, at)
+    if named is None:
+        return "a"  # an accent command (`\\'e`, `\\"o`): a letter
+    shown = events_text(text_fragment_events(named.group()))
+    return shown[:1] or "a"
+
+
 def _delims(run: str, source: str, start: int, end: int) -> list[Event]:
     """A `*`/`_` run as Markdown delimiters, with CommonMark's flanking rules.
 
@@ -308,7 +322,7 @@ def _delims(run: str, source: str, start: int, end: int) -> list[Event]:
     before = source[before_at] if before_at >= 0 else " "
     after = source[after_at] if after_at < len(source) else " "
     if after == "\\" and source[after_at + 1 : after_at + 2] in _LETTER_COMMAND_STARTS:
-        after = "a"  # `{\'e}`, `{\ss}`: a command for a letter is a word character
+        after = _command_start(source, after_at)
 
     if len(run) > 3 or (run[0] == "*" and before.isdigit() and after.isdigit()):
         return [run]  # `2*3 = 6`, `2**10` are arithmetic

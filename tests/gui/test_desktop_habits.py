@@ -102,6 +102,16 @@ def test_1_columns_are_shown_hidden_and_moved_from_the_header_menu_and_remembere
 
 
 # --- 3. search as you type: Enter and Down move into the results -----------------------------
+def test_3_a_half_typed_word_already_finds_the_papers_it_starts(qtbot, window):
+    window.search_bar.field.setFocus()
+    with searched(qtbot, window):
+        qtbot.keyClicks(window.search_bar.field, "contrastiv")  # stem: "contrast"
+    half_typed = set(window.model.ids())
+    with searched(qtbot, window):
+        qtbot.keyClicks(window.search_bar.field, "e ")  # the finished word
+    assert half_typed and half_typed == set(window.model.ids())
+
+
 @pytest.mark.parametrize("key", [Qt.Key.Key_Return, Qt.Key.Key_Down])
 def test_3_enter_or_down_in_the_search_field_selects_the_first_result(qtbot, window, key):
     window.table.select_ids([window.model.ids()[5]], window.model.ids()[5])

@@ -5,10 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from paperdesk.core.errors import Cancelled
+from paperdesk.core.errors import Cancelled, QueryError
 from paperdesk.search.index import FullTextIndex
 from paperdesk.search.schema import IndexDocument
+from paperdesk.search.segments import write_segment
 
 
 def doc(paper_id: int, title: str, abstract: str = "", **fields: object) -> IndexDocument:
@@ -127,7 +130,9 @@ def test_did_you_mean_when_nothing_matches(index: FullTextIndex) -> None:
 def test_missing_and_corrupt_indexes_are_stale(tmp_path: Path, index: FullTextIndex) -> None:
     assert index.why_stale(7) is None
     index.close()
-    for toc in index.folder.glob("*.toc"):
+    live = index.live_folder()
+    assert live is not None
+    for toc in live.glob("*.toc"):
         toc.write_bytes(b"garbage")
     assert "damaged" in (FullTextIndex(index.folder).why_stale(7) or "")
     fresh = FullTextIndex(tmp_path / "elsewhere")
@@ -144,3 +149,156 @@ def test_a_cancelled_rebuild_leaves_the_flag_so_it_is_redone(tmp_path: Path) -> 
 def test_more_like_this(index: FullTextIndex) -> None:
     similar = index.more_like(2, "scaling laws for training language models")
     assert similar and 2 not in similar
+
+
+def test_a_phrase_in_a_field_without_positions_is_found(index: FullTextIndex) -> None:
+    assert index.search('title:"test time"').ids == [1]
+    assert index.search('title:"time test"').ids == []  # the order still counts
+    assert sorted(index.search('author:"yu sun"').ids) == [1, 3, 4]
+
+
+def test_an_updated_paper_is_found_once_ranked_or_not(index: FullTextIndex) -> None:
+    index.search("state")  # the searcher is open before the update
+    index.update([doc(1, "Learning", "hidden state, state again")], [], generation=8)
+    assert index.search("state").ids == [1, 3]
+    assert sorted(index.search("state", ranked=False).ids) == [1, 3]
+    assert sorted(index.indexed_ids()) == [1, 2, 3, 4]
+
+
+def test_a_rebuild_is_swapped_in_and_the_old_generation_removed(
+    tmp_path: Path, index: FullTextIndex
+) -> None:
+    other = FullTextIndex(index.folder)  # another program on the same library
+    assert other.search("mamba").ids == [3]
+    old = index.live_folder()
+    index.rebuild([[doc(9, "Mamba two")]], generation=8, total=1)
+    assert index.live_folder() != old and old is not None and not old.exists()
+    assert [entry.name for entry in index.folder.iterdir() if entry.is_dir()] == [
+        index.live_folder().name  # type: ignore[union-attr]
+    ]
+    assert index.search("mamba").ids == [9]
+    assert other.search("mamba").ids == [9]  # it follows the swap at its next search
+    assert index.why_stale(8) is None
+
+
+def test_searches_during_a_rebuild_see_the_old_index(index: FullTextIndex) -> None:
+    seen: list[list[int]] = []
+
+    def build(folder: str) -> list[object]:
+        seen.append(index.search("mamba").ids)  # the new generation is being written
+        return [write_segment(folder, [doc(9, "Mamba two")])]
+
+    index.rebuild_with(build, generation=8)
+    assert seen == [[3]] and index.search("mamba").ids == [9]
+
+
+def test_a_zeroed_block_of_a_segment_is_found(index: FullTextIndex) -> None:
+    assert index.damage() is None
+    live = index.live_folder()
+    assert live is not None
+    (segment,) = live.glob("*.seg")
+    data = bytearray(segment.read_bytes())
+    middle = len(data) // 2
+    data[middle : middle + 64] = bytes(64)
+    segment.write_bytes(bytes(data))
+    assert index.damage() == f"the index file {segment.name} is damaged"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "x" * 8000,
+        " ".join(f"a{n}*" for n in range(500)),
+        " ".join(f"w{n}*" for n in range(21)),
+        "NOT NOT x",
+        "<x>",
+        "<<<",
+        "> a",
+        "(" * 5000 + "x" + ")" * 5000,
+        "( " * 5000 + "x" + " )" * 5000,
+        "year:99999999999",
+    ],
+)
+def test_pathological_queries_are_refused_in_one_line(index: FullTextIndex, query: str) -> None:
+    with pytest.raises(QueryError) as refused:
+        index.search(query)
+    assert "\n" not in str(refused.value) and len(str(refused.value)) < 200
+
+
+def test_a_long_query_without_hits_gets_no_slow_suggestion(index: FullTextIndex) -> None:
+    hits = index.search(" ".join(["forrests"] * 7))
+    assert hits.ids == [] and hits.suggestion is None
+
+
+def test_markdown_emphasis_in_a_note_is_searchable(tmp_path: Path) -> None:
+    idx = FullTextIndex(tmp_path / "index")
+    idx.rebuild([[doc(1, "A", note="**Mamba** beats *Griffin*")]], generation=1, total=1)
+    assert idx.search("note:mamba").ids == [1]
+    assert idx.search("note:griffin").ids == [1] and idx.search("griffin").ids == [1]
+    missed = idx.search("note:griffn")
+    assert missed.suggestion == "note:griffin"  # a word, never `note:*griffin*`
+    idx.close()
+
+
+# Characters a query is made of: words, operators, fields and the parser's punctuation.
+_QUERY_PIECES = st.lists(
+    st.sampled_from(
+        [
+            "graph",
+            "neural",
+            "forest",
+            "x",
+            "AND",
+            "OR",
+            "NOT",
+            "TO",
+            "(",
+            ")",
+            '"',
+            "*",
+            "?",
+            "~",
+            "~2",
+            "<",
+            ">",
+            "=",
+            "..",
+            "[",
+            "]",
+            "{",
+            "}",
+            ":",
+            "title:",
+            "year:",
+            "tag:",
+            "rating:",
+            "note:",
+            "in:",
+            "2025",
+            "-1",
+            "é",
+            "\\",
+            "'",
+            "^",
+            "+",
+            " ",
+        ]
+    )
+    | st.text(max_size=6),
+    max_size=25,
+).map("".join)
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(text=_QUERY_PIECES, typing=st.booleans())
+def test_any_query_is_answered_or_refused_in_one_line(
+    index: FullTextIndex, text: str, typing: bool
+) -> None:
+    """The parser is fuzzed through the index: whatever is typed gives hits or a
+    QueryError a user can read, never another exception (issue 13 item 7)."""
+    try:
+        index.search(text, typed=text if typing else "")
+    except QueryError as refused:
+        assert "\n" not in str(refused) and len(str(refused)) < 300

@@ -38,8 +38,9 @@ from paperdesk.services import triage as triage_service
 from paperdesk.services.desk import Desk
 from tests.services.conftest import SEEDS, paper_with
 
-# Not the user's data: the undo journal of the old library, counters, Alembic's stamp.
-NOT_BACKED_UP = {"history", "meta", "alembic_version"}
+# Not the user's data: the undo journal of the old library, counters, Alembic's stamp,
+# a team library's change log.
+NOT_BACKED_UP = {"history", "meta", "alembic_version", "change_log"}
 
 FIRST_BIB = """@inproceedings{zhang2025first,
   title = {Sch{\\"o}nheit of Gradient Flows},

@@ -17,6 +17,7 @@ from paperdesk.services import (
     editing,
     exporting,
     history,
+    indexing,
     reading,
     searching,
     shortlists,
@@ -49,6 +50,15 @@ def test_maybe_and_discard_set_their_statuses_and_leave_the_shortlists_alone(des
     assert reading.paper(desk, 4).status == Status.SKIMMED
     assert reading.paper(desk, 5).status == Status.DISCARDED
     assert shortlists.list_shortlists(desk) == []
+
+
+def test_a_decision_may_leave_the_index_to_catch_up_afterwards(desk):
+    triage.decide(desk, 4, Decision.DISCARD, index_later=True)
+    assert reading.paper(desk, 4).status == Status.DISCARDED  # in the database at once
+    assert desk.index_behind == {4}
+    indexing.catch_up(desk)
+    assert desk.index_behind == set()
+    assert searching.listing(desk, Scope(), "status:discarded").ids == [4]
 
 
 def test_deciding_a_paper_that_is_gone_names_it(desk):

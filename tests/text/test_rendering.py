@@ -136,6 +136,11 @@ PLAIN_CASES = [
     (r"norm $\|x\|_{G}$ is |x|_{G} = sum_{i=1}", "norm ‖x‖_G is |x|_G = sum_i=1"),
     ("{Q}*-learning and {A}* search", "Q*-learning and A* search"),
     ("{con}**{T}**{extualized}", "conTextualized"),
+    # ...and reads a command after them as what it shows: an ASCII BibTeX export writes
+    # `*e.g.*’` as `*e.g.*{\textquoteright}` (punctuation: the emphasis closes), `*e.g.*é`
+    # as `*e.g.*{\'e}` (a letter: CommonMark keeps the asterisks)
+    (r"*e.g.*{\textquoteright} and *a*{\textquoteright}", "e.g.’ and a’"),
+    (r"*e.g.*{\'e}", "*e.g.*é"),
     # arithmetic is not Markdown emphasis
     ("2*3 = 6 and 4*5 = 20", "2*3 = 6 and 4*5 = 20"),
     ("2**10 and 3**2", "2**10 and 3**2"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
+from sqlalchemy.dialects.postgresql import CITEXT
 
 revision = "0001"
 down_revision = None
@@ -16,7 +17,14 @@ branch_labels = None
 depends_on = None
 
 
+# Case-insensitive names: NOCASE on SQLite, citext on PostgreSQL (a team library).
+NOCASE_NAME = sa.String(collation="NOCASE").with_variant(CITEXT(), "postgresql")
+
+
 def upgrade() -> None:
+    if op.get_context().dialect.name == "postgresql":
+        # A trusted extension since PostgreSQL 13: the database's owner may create it.
+        op.execute("CREATE EXTENSION IF NOT EXISTS citext")
     op.create_table(
         "history",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -93,7 +101,7 @@ def upgrade() -> None:
     op.create_table(
         "saved_searches",
         sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("name", sa.String(collation="NOCASE"), nullable=False),
+        sa.Column("name", NOCASE_NAME, nullable=False),
         sa.Column("query", sa.Text(), nullable=False),
         sa.Column("created", sa.DateTime(), nullable=False),
         sa.PrimaryKeyConstraint("id"),
@@ -102,7 +110,7 @@ def upgrade() -> None:
     op.create_table(
         "shortlists",
         sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("name", sa.String(collation="NOCASE"), nullable=False),
+        sa.Column("name", NOCASE_NAME, nullable=False),
         sa.Column("created", sa.DateTime(), nullable=False),
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("name"),
@@ -110,7 +118,7 @@ def upgrade() -> None:
     op.create_table(
         "tags",
         sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("name", sa.String(collation="NOCASE"), nullable=False),
+        sa.Column("name", NOCASE_NAME, nullable=False),
         sa.Column("colour", sa.String(), nullable=True),
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("name"),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
+from sqlalchemy.dialects.postgresql import CITEXT
 
 revision = "0003"
 down_revision = "0002"
@@ -52,7 +53,12 @@ def upgrade() -> None:
 
     op.create_table(
         "highlight_words",
-        sa.Column("word", sa.String(collation="NOCASE"), nullable=False),
+        # Case-insensitive: NOCASE on SQLite, citext on PostgreSQL (a team library).
+        sa.Column(
+            "word",
+            sa.String(collation="NOCASE").with_variant(CITEXT(), "postgresql"),
+            nullable=False,
+        ),
         sa.PrimaryKeyConstraint("word"),
     )
 

@@ -1,0 +1,350 @@
+"""The issue-11 benchmark, end to end at --papers papers, in one run on one machine.
+
+1. Import the corpus (replicated to N papers as bench_core does) into a new library,
+   in a fresh process: seconds to stored and visible, then to searchable, peak memory
+   of the importing process and of its index workers, database and index size.
+2. The floors beside it, on the same papers: bare whoosh with the app's schema in one
+   process and in a pool of two, whoosh with the schema before issue 11 (--old-floor),
+   SQLite FTS5 on the same text.
+3. Searches, warm, through services.searching (what the GUI and CLI call): a mix of
+   15 queries (words, phrases, fields, ranges, wildcards, fuzzy, tags, notes,
+   shortlists, combined) with median and p95; `author:bengio`; the whole list sorted
+   by title and by every column (warm, and first after a change); a tag change then a
+   search that must see it.
+4. With --gui, bench_gui.py on the same library (the window's figures).
+Figures go to the screen as a table, and to --json FILE. Not a test. Usage:
+    python bench/run.py [--papers 100000] [--json FILE] [--runs 7] [--old-floor] [--gui]
+        [--no-floors] [--library DIR: search a library imported before, no import]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bench_documents import corpus_file, document_file, folder_mb, in_fresh_process, peak_mb
+from bench_index_floor import build_fts5
+from index_variants import CURRENT, RECOMMENDED, build_parallel, build_serial
+
+from paperdesk.core import fields
+from paperdesk.core.models import Status
+from paperdesk.services import editing, importing, indexing, notes, searching, shortlists, tagging
+from paperdesk.services.desk import Desk
+from paperdesk.services.import_plan import plan_file
+
+MIX = [
+    "graph neural networks",
+    "test-time training",
+    '"language models"',
+    '"gradient descent" convergence',
+    "title:transformer",
+    'title:"graph neural"',
+    "bandit*",
+    "convolutonal~",
+    "tag:ml",
+    "year:2017..2018 rating:>=4",
+    "(bandit OR bandits) AND regret NOT adversarial",
+    'in:"reading group"',
+    "note:proofs",
+    "venue:icml optimization",
+    "status:to-read kernel",
+]
+AUTHOR = "author:bengio"
+HERE = Path(__file__).resolve().parent
+
+
+def say(line: str = "") -> None:
+    print(line, flush=True)
+
+
+# ------------------------------------------------------------------ import
+
+
+def import_library(corpus: Path, folder: Path) -> dict[str, Any]:
+    """In a fresh process: import the file as the app does, stored first, then indexed."""
+    started = time.perf_counter()
+    with Desk.open(folder) as desk:
+        plan = plan_file(desk, corpus)
+        report, changes = importing.commit(desk, plan, index=False)
+        stored = time.perf_counter() - started
+        importing.index_import(desk, report, changes)
+        searchable = time.perf_counter() - started
+        papers = desk.library.papers.count()
+        _user_data(desk)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return {
+        "papers": papers,
+        "stored_s": stored,
+        "searchable_s": searchable,
+        "indexing_s": searchable - stored,
+        "peak_mb": peak_mb(),
+        "workers_peak_mb": children,
+        "database_mb": folder_mb(folder) - folder_mb(folder / "index"),
+        "index_mb": folder_mb(folder / "index"),
+    }
+
+
+def _user_data(desk: Desk) -> None:
+    """A little of what users add, so tag, note, shortlist and status queries find some."""
+    ids = desk.library.papers.sorted_ids("added")
+    tagging.add_tags(desk, ids[::40], ["ml/rnn"])
+    editing.set_status(desk, ids[::7], Status.TO_READ)
+    editing.set_rating(desk, ids[::11], 4)
+    shortlists.create(desk, "reading group", ids[::150])
+    for paper_id in ids[::2500]:
+        notes.set_note(desk, paper_id, "check the **proofs** first")
+    indexing.catch_up(desk)  # what the bulk changes left to re-index
+
+
+# ------------------------------------------------------------------ floors
+
+
+def floors(papers: int, scratch: Path, old_floor: bool) -> dict[str, dict[str, Any]]:
+    documents = document_file(papers)
+    found = {
+        "whoosh, app schema, 1 process": in_fresh_process(
+            build_serial, RECOMMENDED, documents, scratch / "floor-1", papers
+        ),
+        "whoosh, app schema, 2 processes": build_parallel(
+            RECOMMENDED, documents, scratch / "floor-2", papers, 2
+        ),
+        "SQLite FTS5, same text": in_fresh_process(
+            build_fts5, documents, scratch / "floor-fts5", papers
+        ),
+    }
+    if old_floor:
+        found["whoosh, schema before issue 11"] = in_fresh_process(
+            build_serial, CURRENT, documents, scratch / "floor-old", papers
+        )
+    return found
+
+
+# ------------------------------------------------------------------ searches
+
+
+def timed(action: Callable[[], Any]) -> tuple[float, Any]:
+    started = time.perf_counter()
+    result = action()
+    return (time.perf_counter() - started) * 1000, result
+
+
+def p95(samples: list[float]) -> float:
+    return statistics.quantiles(samples, n=20, method="inclusive")[18]
+
+
+def searches(folder: Path, runs: int) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    with Desk.open(folder) as desk:
+        opened, _ = timed(lambda: searching.find_ids(desk, "graph"))
+        found["first search after open ms"] = opened
+        for query in MIX:  # warm: each once before timing
+            searching.find_ids(desk, query)
+        samples: dict[str, list[float]] = {query: [] for query in MIX}
+        # CPU milliseconds too: on a shared machine the wall clock measures the others.
+        cpu: dict[str, list[float]] = {query: [] for query in MIX}
+        hits: dict[str, int] = {}
+        for _run in range(runs):  # interleaved, so load spikes spread over all queries
+            for query in MIX:
+                started = time.process_time()
+                elapsed, result = timed(lambda q=query: searching.find_ids(desk, q))
+                cpu[query].append((time.process_time() - started) * 1000)
+                samples[query].append(elapsed)
+                hits[query] = len(result.ids)
+        every = [s for query in MIX for s in samples[query]]
+        every_cpu = [s for query in MIX for s in cpu[query]]
+        found["mix"] = {
+            "median_ms": statistics.median(every),
+            "p95_ms": p95(every),
+            "cpu_median_ms": statistics.median(every_cpu),
+            "cpu_p95_ms": p95(every_cpu),
+            "queries": {
+                q: [statistics.median(samples[q]), hits[q], statistics.median(cpu[q])] for q in MIX
+            },
+        }
+        started = time.process_time()
+        author = [timed(lambda: searching.find_ids(desk, AUTHOR)) for _ in range(runs + 1)]
+        found["author:bengio"] = {
+            "median_ms": statistics.median(ms for ms, _ in author[1:]),
+            "cpu_mean_ms": (time.process_time() - started) * 1000 / (runs + 1),
+            "hits": len(author[0][1].ids),
+        }
+        found["sorts"] = _sorts(desk, runs)
+        paper_id = desk.library.papers.sorted_ids("added")[-1]
+        tag_ms, _ = timed(lambda: tagging.add_tags(desk, [paper_id], ["bench-fresh"]))
+        seen_ms, seen = timed(lambda: searching.find_ids(desk, "tag:bench-fresh"))
+        assert seen.ids == [paper_id], "a search did not see the tag just added"
+        found["tag change, then a search that sees it"] = {"tag_ms": tag_ms, "search_ms": seen_ms}
+        sorted_query = [
+            timed(lambda: searching.find_ids(desk, "graph neural networks", sort="title"))[0]
+            for _ in range(runs + 1)
+        ]
+        found["query sorted by title ms"] = statistics.median(sorted_query[1:])
+    return found
+
+
+def _sorts(desk: Desk, runs: int) -> dict[str, list[float]]:
+    """Each column: the whole list's first sort after a change, then warm (median)."""
+    result: dict[str, list[float]] = {}
+    some = desk.library.papers.sorted_ids("added")[:1]
+    for key in searching.SORT_KEYS:
+        if key == fields.PROMISE:
+            continue  # the learnt ranking's order, not a column (bench_ranking.py)
+        editing.set_rating(desk, some, 3)  # a change: the kept orders are read again
+        first, _ = timed(lambda k=key: searching.find_ids(desk, None, sort=k))
+        warm = [timed(lambda k=key: searching.find_ids(desk, None, sort=k))[0] for _ in range(runs)]
+        result[key] = [first, statistics.median(warm)]
+    return result
+
+
+# ------------------------------------------------------------------ output
+
+
+def machine() -> dict[str, Any]:
+    model = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "cpu": model,
+        "cpus": os.cpu_count(),
+        "load_average": os.getloadavg()[0],
+        "python": platform.python_version(),
+        "system": platform.platform(),
+    }
+
+
+def report(figures: dict[str, Any]) -> None:
+    say(f"\n## paperdesk at {figures['papers']:,} papers")
+    say(f"machine: {figures['machine']['cpu']}, {figures['machine']['cpus']} CPUs, load")
+    say(f"average {figures['machine']['load_average']:.1f} at the start (shared machine)\n")
+    say("| measure | figure |\n|---|---|")
+    if "import" in figures:
+        _report_import(figures["import"], figures.get("floors"))
+    _report_search(figures["search"])
+
+
+def _report_import(imported: dict[str, Any], found_floors: dict[str, Any] | None) -> None:
+    say(f"| import: stored and visible | {imported['stored_s']:.1f} s |")
+    say(
+        f"| import: searchable (indexing {imported['indexing_s']:.1f} s) |"
+        f" {imported['searchable_s']:.1f} s |"
+    )
+    say(
+        f"| import: peak memory, importing process / index workers |"
+        f" {imported['peak_mb']:.0f} / {imported['workers_peak_mb']:.0f} MB |"
+    )
+    say(
+        f"| database / index on disk | {imported['database_mb']:.0f} /"
+        f" {imported['index_mb']:.0f} MB |"
+    )
+    if found_floors is None:
+        return
+    for name, floor in found_floors.items():
+        say(f"| floor: {name} | {floor['wall_s']:.1f} s wall, {floor['cpu_s']:.1f} s CPU |")
+    serial = found_floors["whoosh, app schema, 1 process"]["wall_s"]
+    say(
+        f"| app indexing / bare whoosh floor (1 process) | {imported['indexing_s'] / serial:.2f}x |"
+    )
+
+
+def _report_search(found: dict[str, Any]) -> None:
+    mix = found["mix"]
+    say(
+        f"| search mix of {len(MIX)}, warm: median / p95 (CPU: median / p95) |"
+        f" {mix['median_ms']:.1f} / {mix['p95_ms']:.1f} ms"
+        f" ({mix['cpu_median_ms']:.1f} / {mix['cpu_p95_ms']:.1f} ms) |"
+    )
+    author = found["author:bengio"]
+    say(
+        f"| `author:bengio` ({author['hits']} hits) (CPU) |"
+        f" {author['median_ms']:.1f} ms ({author['cpu_mean_ms']:.1f} ms) |"
+    )
+    title = found["sorts"]["title"]
+    say(
+        f"| list all sorted by title: warm / first after a change |"
+        f" {title[1]:.1f} / {title[0]:.0f} ms |"
+    )
+    say(f"| `graph neural networks` sorted by title | {found['query sorted by title ms']:.1f} ms |")
+    change = found["tag change, then a search that sees it"]
+    say(
+        f"| tag change, then a search that sees it |"
+        f" {change['tag_ms']:.0f} + {change['search_ms']:.1f} ms |"
+    )
+    say(
+        f"| first search after opening the library | {found['first search after open ms']:.0f} ms |"
+    )
+    say("\nsorting the whole list by each column, first after a change / warm (ms):")
+    say("  " + ", ".join(f"{k} {a:.0f} / {b:.1f}" for k, (a, b) in found["sorts"].items()))
+    say("\nthe mix, median ms, wall / CPU (hits):")
+    for query, (ms, hits, cpu_ms) in found["mix"]["queries"].items():
+        say(f"  {query:<48} {ms:7.1f} / {cpu_ms:7.1f}  ({hits:,})")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--papers", type=int, default=100_000)
+    parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--runs", type=int, default=7, help="timed runs of each search")
+    parser.add_argument("--old-floor", action="store_true", help="also the schema before")
+    parser.add_argument("--gui", action="store_true", help="also run bench_gui.py")
+    parser.add_argument("--no-floors", action="store_true", help="leave out the floors")
+    parser.add_argument(
+        "--library", type=Path, default=None, help="search this imported library (no import)"
+    )
+    args = parser.parse_args()
+    figures: dict[str, Any] = {"papers": args.papers, "machine": machine()}
+    with tempfile.TemporaryDirectory(prefix="paperdesk-run-") as name:
+        scratch = Path(name)
+        library = args.library or scratch / "library"
+        if args.library is None:
+            corpus = corpus_file(args.papers)
+            say(f"importing {corpus.name} ...")
+            figures["import"] = in_fresh_process(import_library, corpus, library)
+            say(f"  {json.dumps(figures['import'])}")
+        if not args.no_floors:
+            say("floors ...")
+            figures["floors"] = floors(args.papers, scratch, args.old_floor)
+        say("searches ...")
+        figures["search"] = searches(library, args.runs)
+        if args.gui:
+            gui = subprocess.run(
+                [
+                    sys.executable,
+                    str(HERE / "bench_gui.py"),
+                    "--papers",
+                    str(args.papers),
+                    "--library",
+                    str(library),
+                ],
+                capture_output=True,
+                text=True,
+                check=False,
+                env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+            )
+            figures["gui"] = gui.stdout
+    report(figures)
+    if "gui" in figures:
+        say("\n## the window (bench_gui.py)\n" + figures["gui"])
+    say(f"\nload average at the end {os.getloadavg()[0]:.1f}")
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""A team library's address: a `postgresql://user@host/db` URL, told apart from a folder.
+
+`--library postgresql://...` once made a local folder named `postgresql:`; anything with
+a PostgreSQL scheme is an address now. The password never leaves this object except
+into the driver: messages, logs and settings show `masked`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import SplitResult, quote, unquote, urlsplit
+
+from paperdesk.core.errors import LibraryError
+
+SCHEMES = ("postgresql", "postgres", "postgresql+psycopg")
+_SCHEME = re.compile(r"^(postgresql\+psycopg|postgresql|postgres)://", re.IGNORECASE)
+
+
+def is_team_url(text: str) -> bool:
+    return bool(_SCHEME.match(text.strip()))
+
+
+@dataclass(frozen=True)
+class TeamAddress:
+    """Where a team library lives. `url` holds the password (if one was given)."""
+
+    url: str
+
+    @classmethod
+    def parse(cls, text: str) -> TeamAddress:
+        text = text.strip()
+        if not is_team_url(text):
+            raise LibraryError(f"not a PostgreSQL address: {mask(text)}")
+        if not _parts(text).path.strip("/"):
+            raise LibraryError(f"{mask(text)} names no database (postgresql://user@host/DATABASE)")
+        return cls(text)
+
+    @property
+    def masked(self) -> str:
+        return mask(self.url)
+
+    @property
+    def user(self) -> str | None:
+        name = _parts(self.url).username
+        return unquote(name) if name else None
+
+    @property
+    def password(self) -> str | None:
+        secret = _parts(self.url).password
+        return unquote(secret) if secret is not None else None
+
+    @property
+    def database(self) -> str:
+        return unquote(_parts(self.url).path.strip("/"))
+
+    @property
+    def key(self) -> str:
+        """A folder name for this library's local state: host, port, database, user.
+
+        Not the password: changing it must not lose the local index."""
+        parts = _parts(self.url)
+        fields = [
+            parts.hostname or "local",
+            str(parts.port or 5432),
+            self.database,
+            self.user or "",
+        ]
+        return "_".join(re.sub(r"[^A-Za-z0-9.-]+", "-", f) for f in fields if f)
+
+    def with_password(self, password: str) -> TeamAddress:
+        """The same address with `password` (typed at a prompt) in it."""
+        parts = _parts(self.url)
+        user = quote(parts.username or "", safe="")
+        host = parts.hostname or ""
+        if ":" in host:  # an IPv6 address keeps its brackets
+            host = f"[{host}]"
+        port = f":{parts.port}" if parts.port else ""
+        netloc = f"{user}:{quote(password, safe='')}@{host}{port}"
+        return TeamAddress(parts._replace(netloc=netloc).geturl())
+
+
+def mask(url: str) -> str:
+    """`url` with its password replaced by `***` (for every message and setting)."""
+    return re.sub(r"(://[^/@:]*:)[^/@]*@", r"\1***@", url)
+
+
+def _parts(url: str) -> SplitResult:
+    return urlsplit(url)

@@ -1,0 +1,107 @@
+"""Writing index segments: in this process, or one per worker process, listed at the end.
+
+A whoosh index is a table of contents (TOC) listing segments. A bulk build writes one
+segment per worker process without whoosh's lock (`_lk=False`, as whoosh's own MpWriter
+sub-writers do: the process that started them holds it), and the starting process then
+writes one TOC naming the old segments and the new ones: the workers' documents become
+searchable at once, in one step, or not at all.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from whoosh import index as windex
+from whoosh.codec.base import Segment
+from whoosh.index import TOC, Index
+from whoosh.writing import SegmentWriter
+
+from paperdesk.search.schema import IndexDocument
+
+INDEX_NAME = "papers"
+# The writer's in-memory pool before it spills sorted runs to disk (whoosh's default is 128).
+POOL_MB = 256
+
+
+class _LengthsReadOnce:
+    """`doc_field_length` answered from one list per field, filled on first use."""
+
+    def __init__(self, reader: Any, doc_count: int) -> None:
+        self._reader = reader
+        self._doc_count = doc_count
+        self._tables: dict[str, list[int | None]] = {}
+
+    def doc_field_length(self, docnum: int, fieldname: str, default: int = 0) -> int | None:
+        table = self._tables.get(fieldname)
+        if table is None:
+            read = self._reader.doc_field_length
+            table = [read(n, fieldname, default) for n in range(self._doc_count)]
+            self._tables[fieldname] = table
+        return table[docnum]
+
+
+class FastSegmentWriter(SegmentWriter):  # type: ignore[misc]
+    """SegmentWriter whose flush reads each document's field lengths once.
+
+    Flushing writes every posting with its field's length in its document, which whoosh
+    asks the per-document reader for per posting (four Python calls, ~120 times a paper).
+    The same numbers reach the same writer from a list, so the segment is the same.
+    """
+
+    def _flush_segment(self) -> None:
+        self.perdocwriter.close()
+        reader = self.per_document_reader()
+        lengths = _LengthsReadOnce(reader, self.docnum)
+        self.fieldwriter.add_postings(self.schema, lengths, self.pool.iter_postings())
+        self.fieldwriter.close()
+        reader.close()
+
+
+def writer(index: Index, locked: bool = True, timeout: float = 0.0) -> FastSegmentWriter:
+    """A writer of one new segment; `locked` False when the caller holds whoosh's lock,
+    else it waits up to `timeout` seconds for it."""
+    return FastSegmentWriter(index, _lk=locked, timeout=timeout, limitmb=POOL_MB)
+
+
+def write_segment(
+    folder: str,
+    documents: Iterable[IndexDocument],
+    done: Callable[[int], None] | None = None,
+) -> Segment | None:
+    """Write documents as one new segment of the index in `folder`, listed nowhere yet.
+
+    For a worker process: the caller holds the index's lock and lists the segment with
+    `list_segments`. `done(n)` is told every 500 documents. None when there were none.
+    """
+    index = windex.open_dir(folder, indexname=INDEX_NAME)
+    segment_writer = writer(index, locked=False)
+    count = 0
+    try:
+        for count, document in enumerate(documents, start=1):
+            segment_writer.add_document(**document.fields())
+            if done is not None and count % 500 == 0:
+                done(500)
+    except BaseException:
+        segment_writer.cancel()  # the whole build is abandoned, its temporary files too
+        raise
+    if done is not None:
+        done(count % 500)
+    if not count:
+        # Not cancel(): it too removes the temporary folder the other workers share.
+        segment_writer._close_segment()
+        return None
+    # Not _finish(): it removes the temporary folder every worker of this index shares.
+    return segment_writer._finalize_segment()  # type: ignore[no-any-return]
+
+
+def list_segments(index: Index, segments: Iterable[Segment | None]) -> None:
+    """Add workers' segments to the index in one new TOC (the caller holds the lock)."""
+    new = [segment for segment in segments if segment is not None]
+    shutil.rmtree(Path(index.storage.folder) / f"{INDEX_NAME}.tmp", ignore_errors=True)
+    if not new:
+        return
+    generation = index.latest_generation() + 1
+    TOC(index.schema, [*index._segments(), *new], generation).write(index.storage, INDEX_NAME)

@@ -1,0 +1,77 @@
+"""A team library's local search index, kept in step through the change sequence.
+
+Each client indexes the shared library on its own disk. Other clients' changes reach
+it as paper ids in the change sequence (store/change_log.py): before each action, at
+open and when the window polls, the client re-indexes the papers changed since the
+generation it last caught up to. A client too far behind (or whose index is missing
+or damaged) rebuilds instead, which is quicker than replaying that many changes.
+
+The generation caught up to is kept beside the index (a rebuild, which empties the
+folder, forgets it): the index's own stamp is written by this client's own actions
+and can name a generation whose other changes it has not seen.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from paperdesk.core.changes import Changes
+from paperdesk.services import indexing
+
+if TYPE_CHECKING:  # Desk imports this module; only the type is needed here
+    from paperdesk.services.desk import Desk
+
+log = logging.getLogger(__name__)
+
+CURSOR_FILE = "team-generation"
+#: More changed papers than this since the last catch-up: rebuild rather than replay.
+REBUILD_AFTER = 20_000
+
+
+def caught_up_to(desk: Desk) -> int | None:
+    """The generation whose changes the local index reflects (None: never caught up)."""
+    try:
+        return int((desk.index.folder / CURSOR_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def catch_up(desk: Desk, progress: Callable[[int, int], None] | None = None) -> int:
+    """Bring the local index up to the library's generation; returns the papers re-indexed.
+
+    The generation is read first: every change up to it is committed and logged, so
+    the papers read after it are at least that new (a later change read early is
+    indexed again at the next catch-up, never missed).
+    """
+    library, index = desk.library, desk.index
+    target = library.generation()
+    cursor = caught_up_to(desk)
+    if cursor == target:
+        return 0
+    reason = index.why_unusable()
+    if reason is None and cursor is None:
+        reason = "the index has not followed this team library before"
+    if (
+        reason is None
+        and cursor is not None
+        and library.changes.count_since(cursor) > REBUILD_AFTER
+    ):
+        reason = "the index is too far behind the team library"
+    if reason is not None:
+        log.info("rebuilding the search index: %s", reason)
+        indexing.rebuild(library, index, progress)
+        _remember(desk, target)
+        return library.papers.count()
+    ids = library.changes.papers_since(cursor or 0, target)
+    indexing.sync_changes(library, index, Changes(paper_ids=frozenset(ids)))
+    _remember(desk, target)
+    return len(ids)
+
+
+def _remember(desk: Desk, generation: int) -> None:
+    path = desk.index.folder / CURSOR_FILE
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(str(generation), encoding="utf-8")
+    temporary.replace(path)

@@ -1,0 +1,86 @@
+"""The change sequence of a team library: which papers each generation touched.
+
+Every write on a team library ends by raising the generation (Database.committing)
+and recording here the papers whose search documents it changed. A client that was
+away, or that simply did not make those changes, asks `papers_since(its generation)`
+and re-indexes only them (services/team_index.py). Generations are committed in
+order (the generation row stays locked to the commit), so a client that has read
+generation G has seen every row up to G: nothing committed later can fall below it.
+
+The local library does not keep this log: one program at a time writes it, and its
+index follows every change as it is made (services/_sync.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import Connection, func, insert, select
+
+from paperdesk.store.database import Database
+from paperdesk.store.journal import Step
+from paperdesk.store.shortlists import shortlist_members
+from paperdesk.store.tables import change_log_t, chunked, papers_t
+from paperdesk.store.tags import papers_with_tags
+
+
+def record(connection: Connection, generation: int, steps: Sequence[Step]) -> None:
+    """Log the papers an action's steps touched (Database's ChangeRecorder)."""
+    ids = papers_touched(connection, steps)
+    for first, last in (step.added_ids for step in steps if step.added_ids is not None):
+        ids.update(
+            connection.scalars(select(papers_t.c.id).where(papers_t.c.id.between(first, last)))
+        )
+    for chunk in chunked(sorted(ids)):
+        connection.execute(
+            insert(change_log_t), [{"generation": generation, "paper_id": i} for i in chunk]
+        )
+
+
+class ChangeLog:
+    """Reads of the change sequence (the library's `changes` sub-store)."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    def papers_since(self, generation: int, up_to: int) -> set[int]:
+        """The papers changed after `generation`, up to and including `up_to`."""
+        with self._db.read() as connection:
+            return set(
+                connection.scalars(
+                    select(change_log_t.c.paper_id)
+                    .where(change_log_t.c.generation > generation)
+                    .where(change_log_t.c.generation <= up_to)
+                    .distinct()
+                )
+            )
+
+    def count_since(self, generation: int) -> int:
+        """How many paper changes were logged after `generation` (to decide on a rebuild)."""
+        with self._db.read() as connection:
+            query = select(func.count()).where(change_log_t.c.generation > generation)
+            return int(connection.scalar(query) or 0)
+
+
+def papers_touched(connection: Connection, steps: Sequence[Step]) -> set[int]:
+    """Paper ids whose search document depends on the journaled rows."""
+    touched: set[int] = set()
+    tag_ids: set[int] = set()
+    shortlist_ids: set[int] = set()
+    for step in steps:
+        if step.groups is not None and step.groups.key == "paper_id":
+            touched.update(step.groups.ids())
+        for row in [*step.before, *step.after]:
+            if "paper_id" in row:
+                touched.add(row["paper_id"])
+            if step.table == "papers":
+                touched.add(row["id"])
+            if step.table == "tags":
+                tag_ids.add(row["id"])
+            if step.table in ("shortlists", "shortlist_entries"):
+                shortlist_ids.add(row["shortlist_id"] if "shortlist_id" in row else row["id"])
+    if tag_ids:
+        touched.update(papers_with_tags(connection, list(tag_ids)))
+    for shortlist_id in shortlist_ids:
+        touched.update(shortlist_members(connection, shortlist_id))
+    return touched

@@ -1,0 +1,131 @@
+"""`paperdesk --library postgresql://...`: the command line verbs on a team library.
+
+Issue 14's bug: such an address made a local folder named `postgresql:` and worked
+there. It is a team library now, wherever the command runs.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.postgres_server import PostgresServer
+
+ROOT = Path(__file__).resolve().parents[2]
+SEEDS = sorted((ROOT / "seeds").glob("*.txt"))
+
+
+def paperdesk(
+    where: Path, *args: str, library: str | None = None, check: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """Run the CLI in `where`, with its own user data folder there."""
+    env = {**os.environ, "PYTHONWARNINGS": "error", "XDG_DATA_HOME": str(where / "share")}
+    env.pop("PAPERDESK_LIBRARY", None)
+    command = [sys.executable, "-m", "paperdesk"]
+    if library is not None:
+        command += ["--library", library]
+    result = subprocess.run(
+        [*command, *args], capture_output=True, text=True, env=env, cwd=where, check=False
+    )
+    if check:
+        assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    return result
+
+
+def listed_ids(output: str) -> list[int]:
+    """The paper ids of a listing (the first column of its rows)."""
+    return [int(line.split()[0]) for line in output.splitlines() if line.strip()[:1].isdigit()]
+
+
+def test_the_verbs_work_on_a_team_library_and_no_folder_named_postgresql_appears(
+    postgres_server: PostgresServer, team_database: str, tmp_path: Path
+) -> None:
+    alice = postgres_server.url(team_database, "alice")
+    bob = postgres_server.url(team_database, "bob")
+    imported = paperdesk(tmp_path, "import", *map(str, SEEDS), library=alice).stdout
+    assert "19 added" in imported
+    paperdesk(tmp_path, "tag", "1", "2", "--add", "to-discuss", library=alice)
+    paperdesk(tmp_path, "tag", "2", "3", "--add", "To-Discuss", library=bob)
+    paperdesk(tmp_path, "rate", "2", "5", library=bob)
+    paperdesk(tmp_path, "note", "3", "--append", "bob: read the appendix", library=bob)
+    paperdesk(tmp_path, "shortlist", "create", "Reading group", library=alice)
+    paperdesk(tmp_path, "shortlist", "add", "Reading group", "3", "1", library=bob)
+
+    found = paperdesk(tmp_path, "search", "tag:to-discuss", library=alice).stdout
+    assert sorted(listed_ids(found)) == [1, 2, 3]  # alice's index caught up with bob's tags
+    assert paperdesk(tmp_path, "note", "3", library=alice).stdout.strip() == (
+        "bob: read the appendix"
+    )
+    listed = paperdesk(tmp_path, "shortlist", "show", "Reading group", library=alice).stdout
+    assert listed_ids(listed) == [3, 1]
+    changes = paperdesk(tmp_path, "history", library=alice).stdout
+    assert "bob" in changes and "alice" in changes
+    stats = paperdesk(tmp_path, "stats", library=alice).stdout
+    assert f"Library   {alice}" in stats
+    assert not list(tmp_path.glob("postgres*"))  # the bug of issue 14
+    assert paperdesk(tmp_path, "check", library=bob).stdout.startswith("ok")
+
+
+def test_the_library_variable_may_name_a_team_library(
+    postgres_server: PostgresServer, team_database: str, tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.setenv("PAPERDESK_LIBRARY", postgres_server.url(team_database, "alice"))
+    env_run = subprocess.run(
+        [sys.executable, "-m", "paperdesk", "import", str(SEEDS[0])],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "XDG_DATA_HOME": str(tmp_path / "share")},
+        check=False,
+    )
+    assert env_run.returncode == 0, env_run.stderr
+    assert not list(tmp_path.glob("postgres*"))
+
+
+def test_only_the_owner_creates_the_tables_and_others_are_told_in_one_line(
+    postgres_server: PostgresServer, team_database: str, tmp_path: Path
+) -> None:
+    result = paperdesk(
+        tmp_path, "list", library=postgres_server.url(team_database, "bob"), check=False
+    )
+    assert result.returncode == 1
+    assert "refused: permission denied for schema public" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        ("postgresql://alice:s3cret@localhost:1/icml", "cannot be reached"),
+        ("postgresql://alice:s3cret@localhost", "names no database"),
+    ],
+)
+def test_a_bad_address_is_one_line_that_never_shows_the_password(
+    tmp_path: Path, address: str, message: str
+) -> None:
+    result = paperdesk(tmp_path, "list", library=address, check=False)
+    assert result.returncode == 1
+    assert message in result.stderr and "alice:***@localhost" in result.stderr
+    assert "s3cret" not in result.stderr + result.stdout
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_desktop_app_says_it_cannot_open_a_team_library_yet(tmp_path: Path) -> None:
+    result = paperdesk(tmp_path, library="postgresql://alice:s3cret@localhost/icml", check=False)
+    assert result.returncode == 1
+    assert "cannot open a team library yet (postgresql://alice:***@localhost/icml)" in (
+        result.stderr
+    )
+
+
+def test_the_backup_verb_points_a_team_library_to_its_server(
+    postgres_server: PostgresServer, team_database: str, tmp_path: Path
+) -> None:
+    result = paperdesk(tmp_path, "backup", library=postgres_server.url(team_database), check=False)
+    assert result.returncode == 1
+    assert "pg_dump" in result.stderr

@@ -1,0 +1,105 @@
+"""`paperdesk triage` (the terminal loop), `paperdesk stats` and `paperdesk simulate`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_cli import ROOT, SEEDS, run
+
+CORPUS = ROOT.parent / "shared" / "data" / "corpus.jsonl"
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> Path:
+    folder = tmp_path / "library"
+    run(folder, "import", *map(str, SEEDS))
+    return folder
+
+
+def triage(library: Path, keys: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONWARNINGS": "error"}
+    result = subprocess.run(
+        [sys.executable, "-m", "paperdesk", "--library", str(library), "triage", *args],
+        input=keys,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    return result
+
+
+def statuses(library: Path) -> dict[int, str]:
+    papers = json.loads(run(library, "list", "--json", "--sort", "added").stdout)
+    return {p["id"]: p["status"] for p in papers}
+
+
+def test_the_terminal_loop_decides_rates_tags_notes_and_undoes(library: Path) -> None:
+    out = triage(
+        library,
+        "s\nx\n4\nt later, maths\nn read the appendix\nm\nu\nq\n",
+        "--order",
+        "file",
+        "--shortlist",
+        "Reading",
+    ).stdout
+    first, second, third = sorted(statuses(library))[:3]
+    shown = statuses(library)
+    assert shown[first] == "to-read"
+    assert shown[second] == "discarded"
+    assert shown[third] == "new"  # its maybe was undone
+    (paper,) = json.loads(run(library, "show", str(third), "--json").stdout)
+    assert paper["rating"] == 4 and set(paper["tags"]) == {"later", "maths"}
+    assert paper["note"] == "read the appendix"
+    kept = json.loads(run(library, "shortlist", "show", "Reading", "--json").stdout)
+    assert [p["id"] for p in kept] == [first]
+    assert "Undo Maybe" in out
+    assert "2 of " in out.splitlines()[-1]
+
+
+def test_keys_the_loop_does_not_know_list_the_keys_and_end_of_input_ends_it(library):
+    out = triage(library, "zz\n", "--order", "file").stdout
+    assert "s keep" in out and "q quit" in out
+    assert set(statuses(library).values()) == {"new"}
+
+
+def test_stats_prints_the_triage_figures_and_the_stopping_hint(library: Path) -> None:
+    triage(library, "s\nx\nx\nq\n", "--order", "file")
+    text = " ".join(run(library, "stats").stdout.split())  # lines wrap at 80 columns
+    assert "3 of " in text and "2 discards in a row since the last keep" in text
+    figures = json.loads(run(library, "stats", "--json").stdout)["triage"]
+    assert figures["decisions"] == 3 and figures["relevant_found"] == 1
+    assert figures["discards_since_keep"] == 2
+
+
+def test_simulate_names_a_bad_rule_in_one_line(tmp_path: Path) -> None:
+    result = run(
+        tmp_path / "unused", "simulate", str(SEEDS[0]), "--relevant", "colour=red", check=False
+    )
+    assert result.returncode == 1
+    assert result.stderr.strip().count("\n") == 0 and "colour=red" in result.stderr
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="../shared/data/corpus.jsonl is absent")
+def test_simulate_on_the_corpus_beats_random_reading(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.jsonl"
+    lines = CORPUS.read_text(encoding="utf-8").splitlines()
+    sample.write_text("\n".join(lines[::8]) + "\n", encoding="utf-8")  # ~1,700 papers
+    out = run(
+        tmp_path / "unused", "simulate", str(sample), "--relevant", "venue=CORL", "--json"
+    ).stdout
+    result = json.loads(out)
+    runs = {r["method"]: r for r in result["runs"]}
+    assert set(runs) == {"ours", "baseline"}
+    random_read = result["random_read_to_95"]
+    assert runs["ours"]["read_to_95"] < random_read / 2
+    assert runs["ours"]["recall_at_read"][-1][1] == 1.0

@@ -1,0 +1,67 @@
+"""Team library addresses: told apart from folders, their passwords never shown."""
+
+from __future__ import annotations
+
+import pytest
+
+from paperdesk.core.errors import LibraryError
+from paperdesk.core.team_url import TeamAddress, is_team_url, mask
+
+
+@pytest.mark.parametrize(
+    ("text", "team"),
+    [
+        ("postgresql://alice@db.lab.org/icml", True),
+        ("postgres://alice@db.lab.org/icml", True),
+        ("POSTGRESQL://alice@host/icml", True),
+        ("postgresql+psycopg://alice@host/icml", True),
+        ("  postgresql://host/icml", True),
+        ("postgresql:", False),  # the folder the bug of issue 14 made: still a folder name
+        ("/home/alice/postgresql://x", False),
+        ("library", False),
+        ("sqlite:///library.sqlite3", False),
+    ],
+)
+def test_a_postgresql_scheme_makes_an_address_anything_else_a_folder(text: str, team: bool) -> None:
+    assert is_team_url(text) is team
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://alice:s3cret@host/icml", "postgresql://alice:***@host/icml"),
+        ("postgresql://alice:p%40ss@host:5433/icml", "postgresql://alice:***@host:5433/icml"),
+        ("postgresql://alice@host/icml", "postgresql://alice@host/icml"),
+        ("postgresql://host/icml", "postgresql://host/icml"),
+    ],
+)
+def test_the_password_is_masked(url: str, shown: str) -> None:
+    assert mask(url) == shown
+    assert TeamAddress.parse(url).masked == shown
+
+
+def test_the_parts_of_an_address() -> None:
+    address = TeamAddress.parse("postgresql://al%20ice:p%40ss@db.lab.org:5433/icml-2025")
+    assert address.user == "al ice"
+    assert address.password == "p@ss"
+    assert address.database == "icml-2025"
+    # The local state's folder name: no password (changing it keeps the index), no
+    # characters a file system could choke on.
+    assert address.key == "db.lab.org_5433_icml-2025_al-ice"
+    assert "p@ss" not in address.key
+
+
+def test_a_password_typed_at_a_prompt_joins_the_address() -> None:
+    address = TeamAddress.parse("postgresql://alice@[::1]:5433/icml")
+    with_password = address.with_password("a:b@c/d")
+    assert with_password.password == "a:b@c/d"
+    assert with_password.user == "alice"
+    assert with_password.database == "icml"
+    assert "a:b@c/d" not in with_password.masked
+    assert with_password.key == address.key
+
+
+def test_an_address_without_a_database_is_refused_in_one_line() -> None:
+    with pytest.raises(LibraryError, match=r"names no database") as caught:
+        TeamAddress.parse("postgresql://alice:s3cret@host")
+    assert "s3cret" not in str(caught.value)

@@ -1,0 +1,251 @@
+"""The triage mode, driven by keys only: what each key does reaches the database, every
+decision is one undo step, and "most promising first" follows the decisions."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from paperdesk.core.models import Status
+from paperdesk.core.scope import Kind, Scope
+from paperdesk.core.triage import ANNOTATION_COLOURS, Decision
+from paperdesk.gui.triage_session import Order
+from paperdesk.services import searching
+
+WAIT_MS = 20_000
+CTRL = Qt.KeyboardModifier.ControlModifier
+SHIFT = Qt.KeyboardModifier.ShiftModifier
+ALT = Qt.KeyboardModifier.AltModifier
+
+
+def enter_triage(qtbot, window, order: Order = Order.FILE):
+    """Ctrl+Shift+T from the table; the first paper is shown."""
+    view = window.triage.view
+    view.header.order.setCurrentIndex(view.header.order.findData(order.value))
+    with qtbot.waitSignal(view.session.paper_shown, timeout=WAIT_MS):
+        qtbot.keyClick(window.table, Qt.Key.Key_T, CTRL | SHIFT)
+    assert window.triage.active and view.session.paper is not None
+    return view
+
+
+def decided(qtbot, window, view, key) -> None:
+    """A decision key: the change is applied and the next paper shown."""
+    with (
+        qtbot.waitSignal(window.changes_applied, timeout=WAIT_MS),
+        qtbot.waitSignal(view.session.paper_shown, timeout=WAIT_MS),
+    ):
+        qtbot.keyClick(view, key)
+
+
+def acted(qtbot, window, widget, key, modifier=Qt.KeyboardModifier.NoModifier) -> None:
+    with qtbot.waitSignal(window.changes_applied, timeout=WAIT_MS):
+        qtbot.keyClick(widget, key, modifier)
+
+
+def stored(window, paper_id: int):
+    return window.desk.library.papers.get(paper_id)
+
+
+def test_keep_discard_and_undo_reach_the_database_one_step_each(qtbot, window):
+    view = enter_triage(qtbot, window)
+    first = view.session.paper.id
+    decided(qtbot, window, view, Qt.Key.Key_S)
+    assert stored(window, first).status == Status.TO_READ
+    assert searching.listing(window.desk, Scope.of_shortlist("Kept")).ids == [first]
+    second = view.session.paper.id
+    assert second != first
+    assert view.progress_line.text().startswith("1 of ")
+
+    decided(qtbot, window, view, Qt.Key.Key_X)
+    assert stored(window, second).status == Status.DISCARDED
+    # The search index follows in the background, while the next paper is read.
+    qtbot.waitUntil(
+        lambda: searching.listing(window.desk, Scope(), "status:discarded").ids == [second],
+        timeout=WAIT_MS,
+    )
+    third = view.session.paper.id
+    decided(qtbot, window, view, Qt.Key.Key_M)
+    assert stored(window, third).status == Status.SKIMMED
+    assert [e.decision for e in window.desk.library.triage.log()] == [
+        Decision.KEEP,
+        Decision.DISCARD,
+        Decision.MAYBE,
+    ]
+
+    # U takes back the last decision alone and shows its paper again; Ctrl+Z the one before.
+    decided(qtbot, window, view, Qt.Key.Key_U)
+    assert view.session.paper.id == third
+    assert stored(window, third).status == Status.NEW
+    assert stored(window, second).status == Status.DISCARDED
+    with qtbot.waitSignal(view.session.paper_shown, timeout=WAIT_MS):
+        acted(qtbot, window, view, Qt.Key.Key_Z, CTRL)
+    assert view.session.paper.id == second
+    assert stored(window, second).status == Status.NEW
+    assert view.progress_line.text().startswith("1 of ")
+
+
+def test_rating_tags_note_and_highlight_keys_reach_the_database(qtbot, window):
+    view = enter_triage(qtbot, window)
+    paper_id = view.session.paper.id
+
+    acted(qtbot, window, view, Qt.Key.Key_4)
+    assert stored(window, paper_id).rating == 4
+
+    qtbot.keyClick(view, Qt.Key.Key_T)
+    assert view.tag_bar.isVisible()
+    qtbot.keyClicks(view.tag_bar.input, "to-discuss, theory")
+    acted(qtbot, window, view.tag_bar.input, Qt.Key.Key_Return)
+    assert set(stored(window, paper_id).tags) == {"to-discuss", "theory"}
+    assert not view.tag_bar.isVisible()
+
+    # Alt+1 toggles the first tag by name ("theory" before "to-discuss").
+    acted(qtbot, window, view, Qt.Key.Key_1, ALT)
+    assert stored(window, paper_id).tags == ("to-discuss",)
+
+    qtbot.keyClick(view, Qt.Key.Key_N)
+    qtbot.keyClicks(view.note_bar.editor, "check the proof of lemma 2")
+    acted(qtbot, window, view.note_bar.editor, Qt.Key.Key_Return, CTRL)
+    assert stored(window, paper_id).note == "check the proof of lemma 2"
+    assert "lemma 2" in view.note.text()
+
+    # H with nothing selected: select by keyboard (Shift+End), Enter, a colour, a comment.
+    qtbot.keyClick(view, Qt.Key.Key_H)
+    assert view.abstract.selecting
+    qtbot.keyClick(view.abstract, Qt.Key.Key_End, SHIFT)
+    qtbot.keyClick(view.abstract, Qt.Key.Key_Return)
+    assert view.highlight_bar.isVisible()
+    qtbot.keyClick(view.highlight_bar.comment, Qt.Key.Key_2, CTRL)
+    qtbot.keyClicks(view.highlight_bar.comment, "the main claim")
+    acted(qtbot, window, view.highlight_bar.comment, Qt.Key.Key_Return)
+    (mark,) = stored(window, paper_id).annotations
+    assert mark.colour == ANNOTATION_COLOURS["green"] and mark.comment == "the main claim"
+    assert mark.quote and stored(window, paper_id).abstract.startswith(mark.quote[:10])
+    assert "the main claim" in view.marks.text()
+    # Still the same paper: none of these is a decision.
+    assert view.session.paper.id == paper_id
+
+    acted(qtbot, window, view, Qt.Key.Key_U)
+    assert stored(window, paper_id).annotations == ()
+
+
+def test_j_and_k_move_without_deciding_and_the_skipped_paper_waits(qtbot, window):
+    view = enter_triage(qtbot, window)
+    first = view.session.paper.id
+    qtbot.keyClick(view, Qt.Key.Key_J)
+    second = view.session.paper.id
+    assert second != first and stored(window, first).status == Status.NEW
+    qtbot.keyClick(view, Qt.Key.Key_K)
+    assert view.session.paper.id == first
+    qtbot.keyClick(view, Qt.Key.Key_Down)
+    assert view.session.paper.id == second
+
+
+def test_question_mark_opens_the_help_and_escape_leaves_triage(qtbot, window):
+    view = enter_triage(qtbot, window)
+    qtbot.keyClicks(view, "?")
+    assert view.overlay.isVisible()
+    qtbot.keyClick(view.overlay, Qt.Key.Key_Escape)
+    assert not view.overlay.isVisible() and window.triage.active
+    shown = view.session.paper.id
+    with qtbot.waitSignal(window.search_applied, timeout=WAIT_MS):
+        qtbot.keyClick(view, Qt.Key.Key_Escape)
+    assert not window.triage.active
+    assert window.table.current_id() == shown
+
+
+def test_most_promising_first_follows_a_keep(qtbot, window):
+    view = enter_triage(qtbot, window, Order.PROMISE)
+    desk = window.desk
+    decided(qtbot, window, view, Qt.Key.Key_S)
+    promise = desk.promise_if_started()
+    assert promise is not None and promise.wait(60)
+    pending = window.triage.view.session._round.pending - {view.session.paper.id}
+    expected = promise.best(pending)
+    assert expected is not None
+    # The next paper comes from the model trained on the keep, not the file order.
+    file_next = next(i for i in view.session._round.order if i in pending)
+    with qtbot.waitSignal(view.session.paper_shown, timeout=WAIT_MS):
+        qtbot.keyClick(view, Qt.Key.Key_J)
+    assert view.session.paper.id == expected
+    if expected != file_next:
+        assert "most promising first" in view.progress_line.text()
+
+
+def test_x_in_the_new_status_view_moves_on_and_the_counts_follow(qtbot, window):
+    with qtbot.waitSignal(window.search_applied, timeout=WAIT_MS):
+        window.sidebar.select_scope(Scope(Kind.STATUS, Status.NEW.value))
+    listed = window.model.rowCount()
+    decided_id, following = window.model.id_at(0), window.model.id_at(1)
+    window.table.select_ids([decided_id], decided_id)
+    window.table.setFocus()
+    with qtbot.waitSignal(window.search_applied, timeout=WAIT_MS):
+        qtbot.keyClick(window.table, Qt.Key.Key_X)
+    assert stored(window, decided_id).status == Status.DISCARDED
+    assert decided_id not in window.model.ids()
+    assert window.model.rowCount() == listed - 1
+    assert window.table.current_id() == following
+    assert window.search_bar.count_label.text().startswith(f"{listed - 1:,} of ")
+
+
+@pytest.mark.parametrize("key", [Qt.Key.Key_S, Qt.Key.Key_X])
+def test_window_letters_do_not_fire_in_triage(qtbot, window, key):
+    """The table's status letters mean decisions here: one change, not two."""
+    view = enter_triage(qtbot, window)
+    paper_id = view.session.paper.id
+    decided(qtbot, window, view, key)
+    assert len(window.desk.library.triage.log()) == 1
+    assert stored(window, paper_id).status in (Status.TO_READ, Status.DISCARDED)
+
+
+def test_the_statistics_view_shows_what_triage_did(qtbot, window):
+    view = enter_triage(qtbot, window)
+    decided(qtbot, window, view, Qt.Key.Key_S)
+    decided(qtbot, window, view, Qt.Key.Key_X)
+    qtbot.keyClick(view, Qt.Key.Key_G, CTRL | SHIFT)
+    stats_view = window.commands.stats_view
+    assert stats_view is not None
+    qtbot.waitUntil(lambda: "2 decisions logged" in stats_view.figures.text(), timeout=WAIT_MS)
+    assert "1 discard in a row since the last keep" in stats_view.figures.text()
+    assert stats_view.found.points[-1] == (2, 1)
+    stats_view.close()
+
+
+def test_more_like_this_and_sort_by_promise_fill_the_table(qtbot, window):
+    first = window.model.id_at(0)
+    # Not selectRow: a modifier an earlier key left pressed in Qt's state would toggle.
+    window.table.select_ids([first], first)
+    window.table.setFocus()
+    with qtbot.waitSignal(window.search_applied, timeout=60_000):
+        qtbot.keyClick(window.table, Qt.Key.Key_M, CTRL)
+    like = window.model.ids()
+    assert like[0] == first and 1 < len(like) <= 31
+
+    window.table.select_ids([first], first)
+    with qtbot.waitSignal(window.changes_applied, timeout=WAIT_MS):
+        qtbot.keyClick(window.table, Qt.Key.Key_T)  # to read: a keep, for the model
+    with qtbot.waitSignal(window.search_applied, timeout=60_000):
+        window.menus.promise_action.trigger()
+    listed = window.model.ids()
+    assert len(listed) > 1 and listed == window.desk.promise.order(listed)
+
+
+def test_h_in_the_main_window_marks_the_passage_selected_in_the_detail_pane(qtbot, window):
+    paper_id = window.model.id_at(0)
+    window.table.select_ids([paper_id], paper_id)
+    abstract = window.detail.single.abstract
+    abstract.setSelection(0, 24)  # as a mouse drag over the abstract's first words
+    window.table.setFocus()
+    qtbot.keyClick(window.table, Qt.Key.Key_H)
+    bar = window.detail.single.highlight_bar
+    assert bar.isVisible()
+    qtbot.keyClicks(bar.comment, "worth a look")
+    acted(qtbot, window, bar.comment, Qt.Key.Key_Return)
+    (mark,) = stored(window, paper_id).annotations
+    assert mark.start == 0 and mark.comment == "worth a look"
+    assert mark.quote and stored(window, paper_id).abstract.startswith(mark.quote[:8])
+    shown = window.detail.single.marks
+    assert shown.isVisible() and "worth a look" in shown.text()
+
+    with qtbot.waitSignal(window.changes_applied, timeout=WAIT_MS):
+        shown.linkActivated.emit(f"remove:{mark.id}")  # its "remove" link
+    assert stored(window, paper_id).annotations == ()

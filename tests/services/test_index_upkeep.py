@@ -1,0 +1,97 @@
+"""The index at work: built by a pool of processes, repaired by `check`, sorted searches."""
+
+from __future__ import annotations
+
+import pytest
+
+from paperdesk.core.errors import Cancelled
+from paperdesk.services import (
+    editing,
+    importing,
+    index_pool,
+    indexing,
+    maintenance,
+    searching,
+    tagging,
+)
+from paperdesk.services.desk import Desk
+from paperdesk.services.import_plan import plan_file
+from tests.services.conftest import SEEDS
+
+QUERIES = ["graph", "test-time training", '"language models"', "tag:ml", "title:learning"]
+
+
+def answers(desk: Desk) -> dict[str, list[int]]:
+    return {query: searching.find_ids(desk, query).ids for query in QUERIES}
+
+
+def test_a_pool_of_processes_builds_the_same_index(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tagging.add_tags(desk, [3, 4], ["ml/rnn"])
+    serial = answers(desk)
+    monkeypatch.setattr(index_pool, "POOL_THRESHOLD", 1)
+    monkeypatch.setattr(index_pool, "MAX_WORKERS", 2)
+    assert index_pool.worker_count(desk.library.papers.count()) >= 1
+    pooled = []
+    build = index_pool.build_segments
+    monkeypatch.setattr(
+        index_pool, "build_segments", lambda *a, **k: pooled.append(a[3]) or build(*a, **k)
+    )
+    reported: list[tuple[int, int]] = []
+    with desk.writing():
+        indexing.rebuild(
+            desk.library, desk.index, lambda done, total: reported.append((done, total))
+        )
+    assert pooled == [2] and answers(desk) == serial
+    assert reported[-1] == (desk.library.papers.count(), desk.library.papers.count())
+    assert maintenance.check(desk) == []
+
+
+def test_a_cancelled_pool_leaves_the_index_as_it_was(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = answers(desk)
+    live = desk.index.live_folder()
+    monkeypatch.setattr(index_pool, "POOL_THRESHOLD", 1)
+    monkeypatch.setattr(index_pool, "MAX_WORKERS", 2)
+    with desk.writing(), pytest.raises(Cancelled):
+        indexing.rebuild(desk.library, desk.index, cancelled=lambda: True)
+    assert desk.index.live_folder() == live and answers(desk) == before
+    assert desk.index.why_stale(desk.library.generation()) == "an earlier rebuild was interrupted"
+
+
+def test_check_finds_a_zeroed_segment_and_rebuilds_the_index(desk: Desk) -> None:
+    before = answers(desk)
+    live = desk.index.live_folder()
+    assert live is not None
+    segment = max(live.glob("*.seg"), key=lambda path: path.stat().st_size)
+    with segment.open("r+b") as file:
+        file.seek(segment.stat().st_size // 3)
+        file.write(bytes(4096))
+    problems = maintenance.check(desk)
+    assert problems == [f"search index: the index file {segment.name} is damaged; rebuilt it"]
+    assert maintenance.check(desk) == [] and answers(desk) == before
+
+
+def test_a_sorted_search_sees_a_change_at_once(desk: Desk) -> None:
+    graph = searching.find_ids(desk, "graph", sort="rating", descending=True).ids
+    assert len(graph) > 2
+    editing.set_rating(desk, [graph[-1]], 5)
+    assert searching.find_ids(desk, "graph", sort="rating", descending=True).ids[0] == graph[-1]
+    tagging.add_tags(desk, [graph[1]], ["fresh"])
+    assert searching.find_ids(desk, "graph tag:fresh", sort="title").ids == [graph[1]]
+
+
+def test_an_import_indexed_as_a_job_of_its_own_is_indexed_once(empty_desk: Desk) -> None:
+    """The GUI's way: commit without indexing, then index_import (no rebuild between,
+    no paper indexed twice)."""
+    plan = plan_file(empty_desk, SEEDS[0])
+    report, changes = importing.commit(empty_desk, plan, index=False)
+    assert indexing.behind(empty_desk) == len(report.added_ids)
+    importing.index_import(empty_desk, report, changes)
+    assert indexing.behind(empty_desk) == 0
+    assert empty_desk.index.doc_count() == len(report.added_ids)
+    ids = searching.find_ids(empty_desk, "learning").ids
+    assert ids and len(ids) == len(set(ids))
+    assert maintenance.check(empty_desk) == []

@@ -1,0 +1,171 @@
+"""A team library on a real PostgreSQL server: opened from an address, shared by several
+clients, each with its own local search index (tests/postgres_server.py starts it)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from paperdesk.core.errors import PaperdeskError
+from paperdesk.core.models import Status
+from paperdesk.core.team_url import TeamAddress
+from paperdesk.services import (
+    editing,
+    history,
+    importing,
+    notes,
+    searching,
+    shortlists,
+    tagging,
+    team_index,
+)
+from paperdesk.services.desk import Desk
+from tests.postgres_server import PostgresServer
+
+SEEDS = sorted((Path(__file__).resolve().parents[2] / "seeds").glob("*.txt"))
+
+Client = Callable[[str], Desk]
+
+
+@pytest.fixture
+def client(
+    postgres_server: PostgresServer,
+    team_database: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[Client]:
+    """Opens the test's team library as a user; each user has their own local state."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    opened: list[Desk] = []
+
+    def open_as(user: str) -> Desk:
+        address = TeamAddress.parse(postgres_server.url(team_database, user))
+        desk = Desk.open_team(address)
+        opened.append(desk)
+        return desk
+
+    yield open_as
+    for desk in opened:
+        desk.close()
+
+
+@pytest.fixture
+def seeded(client: Client) -> Desk:
+    alice = client("alice")
+    report = importing.import_files(alice, SEEDS)
+    assert not report.failed, report.summary()
+    return alice
+
+
+def test_a_new_team_library_is_created_and_its_state_kept_in_the_user_data_folder(
+    client: Client, tmp_path: Path
+) -> None:
+    alice = client("alice")
+    assert alice.library.shared
+    assert alice.folder.is_relative_to(tmp_path / "share" / "paperdesk" / "teams")
+    assert (alice.folder / "index").is_dir()
+    assert "alice@localhost" in alice.location
+
+
+def test_every_change_records_its_user(seeded: Desk, client: Client) -> None:
+    bob = client("bob")
+    tagging.add_tags(bob, [1], ["bob-read-this"])
+    editing.set_rating(seeded, [2], 5)
+    entries = history.recent(bob, 3)
+    assert [(e.actor, e.action) for e in entries[:2]] == [
+        ("alice", "Rate 5 stars"),
+        ("bob", "Add tag bob-read-this"),
+    ]
+
+
+def test_tags_added_by_two_people_both_stay_once_each(seeded: Desk, client: Client) -> None:
+    bob = client("bob")
+    # Both add "Ml/Theory" (one spelling each: names are case-insensitive) to paper 3.
+    tagging.add_tags(seeded, [3, 4], ["ml/theory"])
+    tagging.add_tags(bob, [3, 5], ["ML/Theory", "fav"])
+    tags = {t.name.lower(): t.count for t in tagging.list_tags(seeded)}
+    assert tags == {"ml/theory": 3, "fav": 2}
+    assert sorted(searching.find_ids(bob, "tag:ml/theory").ids) == [3, 4, 5]
+
+
+def test_two_edits_of_one_field_the_last_wins_and_the_first_stays_in_history(
+    seeded: Desk, client: Client
+) -> None:
+    bob = client("bob")
+    editing.set_status(seeded, [7], Status.READ)
+    editing.set_status(bob, [7], Status.DISCARDED)
+    assert seeded.library.papers.get(7).status is Status.DISCARDED
+    entries = history.recent(seeded, 2)
+    assert [(e.actor, e.action) for e in entries] == [
+        ("bob", "Set status discarded"),
+        ("alice", "Set status read"),
+    ]
+
+
+def test_an_append_to_a_note_never_loses_another_clients_paragraph(
+    seeded: Desk, client: Client
+) -> None:
+    bob = client("bob")
+    notes.append_note(seeded, 9, "alice: strong baseline")
+    notes.append_note(bob, 9, "bob: weak ablations")
+    body = seeded.library.papers.get(9).note
+    assert "alice: strong baseline" in body and "bob: weak ablations" in body
+
+
+def test_a_client_catches_up_with_the_others_changes_and_finds_them(
+    seeded: Desk, client: Client
+) -> None:
+    bob = client("bob")  # opened, indexed, then away while alice works
+    tagging.add_tags(seeded, [11, 12], ["to-discuss"])
+    shortlists.create(seeded, "Reading group", [12, 13])
+    notes.set_note(seeded, 14, "the quokka trick again")
+    editing.delete_papers(seeded, [15])
+    assert bob.index.search("tag:to-discuss").ids == []  # its index has not caught up yet
+
+    reindexed = team_index.catch_up(bob)
+
+    assert reindexed == 5  # 11, 12, 13, 14 and the deleted 15: nothing else
+    assert sorted(searching.find_ids(bob, "tag:to-discuss").ids) == [11, 12]
+    assert sorted(searching.find_ids(bob, 'in:"Reading group"').ids) == [12, 13]
+    assert searching.find_ids(bob, "quokka").ids == [14]
+    assert 15 not in bob.index.indexed_ids()
+
+
+def test_a_search_catches_up_first(seeded: Desk, client: Client) -> None:
+    bob = client("bob")
+    tagging.add_tags(seeded, [21], ["just-now"])
+    assert searching.find_ids(bob, "tag:just-now").ids == [21]
+    assert team_index.caught_up_to(bob) == seeded.library.generation()
+
+
+def test_a_client_that_reopens_finds_what_others_did_while_it_was_closed(
+    seeded: Desk, client: Client
+) -> None:
+    bob = client("bob")
+    bob.close()
+    tagging.add_tags(seeded, [16], ["while-bob-was-away"])
+    bob_again = client("bob")  # the same local state folder as before
+    assert searching.find_ids(bob_again, "tag:while-bob-was-away").ids == [16]
+
+
+def test_a_client_too_far_behind_rebuilds_its_index(
+    seeded: Desk, client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bob = client("bob")
+    tagging.add_tags(seeded, [1, 2, 3], ["many"])
+    monkeypatch.setattr(team_index, "REBUILD_AFTER", 2)
+    assert team_index.catch_up(bob) == bob.library.papers.count()
+    assert sorted(searching.find_ids(bob, "tag:many").ids) == [1, 2, 3]
+
+
+def test_an_unreachable_server_is_one_line_without_the_password(
+    client: Client, postgres_server: PostgresServer
+) -> None:
+    address = TeamAddress.parse("postgresql://alice:s3cret@localhost:1/nothing")
+    with pytest.raises(PaperdeskError) as caught:
+        Desk.open_team(address)
+    message = str(caught.value)
+    assert "cannot be reached" in message and "alice:***@localhost:1/nothing" in message
+    assert "s3cret" not in message and "\n" not in message
