@@ -63,6 +63,10 @@ def _connect_args(url: str) -> dict[str, object]:
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
     cursor = dbapi_connection.cursor()
+    # A new library gets 16 KiB pages (a no-op on an existing one): a paper's row, about
+    # 2 KB, left a third of every 4 KiB page unused; 16 KiB pages pack it ~8 to a page.
+    # It must come before journal_mode, which writes the file's first page.
+    cursor.execute("PRAGMA page_size=16384")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     # NORMAL is durable across application crashes in WAL mode and much faster than FULL.

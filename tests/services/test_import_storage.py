@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,11 @@ def test_a_raw_abstract_that_differs_from_the_stored_one_is_kept(
     paper = empty_desk.library.papers.get(report.files[0].added_ids[0])
     assert paper.abstract == "Padded."
     assert dict(paper.raw_fields)["abstract"] == "  Padded.  "
+
+
+def test_a_new_library_has_16_kib_pages(empty_desk: Desk) -> None:
+    with sqlite3.connect(empty_desk.db_path) as connection:
+        assert connection.execute("PRAGMA page_size").fetchone()[0] == 16384
 
 
 def test_the_spool_gives_back_every_paper_in_order_by_chunk_and_by_place() -> None:
