@@ -353,21 +353,6 @@ class FullTextIndex:
             found = live.current().docs_for_query(Term(field, term))
             return [live.ids[docnum] for docnum, _ in zip(found, range(limit), strict=False)]
 
-    def more_like(self, paper_id: int, text: str, count: int = 10) -> list[int]:
-        """Papers whose words are most like `text` (the paper's own title and abstract).
-
-        The text comes from the caller because the index stores no copy of it (keeping
-        term vectors for 100,000 abstracts would double the index for one feature).
-        """
-        with self._lock:
-            live = self._searcher()
-            searcher = live.current()
-            number = searcher.document_number(id=str(paper_id))
-            if number is None:
-                return []
-            similar = searcher.more_like(number, "text", text=text, top=count)
-            return [live.ids[hit.docnum] for hit in similar]
-
     def indexed_ids(self) -> set[int]:
         with self._lock:
             live = self._searcher()

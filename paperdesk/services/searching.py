@@ -179,13 +179,6 @@ def combined_query(fragment: str, text: str) -> str:
     return fragment or text
 
 
-def more_like(desk: Desk, paper_id: int, count: int = 10) -> list[int]:
-    """Papers whose words are most like this paper's title and abstract, most alike first."""
-    paper = desk.library.papers.get(paper_id)
-    text = f"{to_plain(paper.title)}\n{to_plain(paper.abstract)}"
-    return desk.index.more_like(paper_id, text, count)
-
-
 def _listed_ids(desk: Desk, scope: Scope) -> list[int] | None:
     """The stored list of a shortlist, import, status or chosen ids; None for other scopes.
 

@@ -146,11 +146,6 @@ def test_a_cancelled_rebuild_leaves_the_flag_so_it_is_redone(tmp_path: Path) -> 
     assert idx.why_stale(1) == "an earlier rebuild was interrupted"
 
 
-def test_more_like_this(index: FullTextIndex) -> None:
-    similar = index.more_like(2, "scaling laws for training language models")
-    assert similar and 2 not in similar
-
-
 def test_a_phrase_in_a_field_without_positions_is_found(index: FullTextIndex) -> None:
     assert index.search('title:"test time"').ids == [1]
     assert index.search('title:"time test"').ids == []  # the order still counts

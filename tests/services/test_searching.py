@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from paperdesk.core.errors import InvalidValueError, NotFoundError, QueryError
-from paperdesk.core.models import PaperRecord, Status
+from paperdesk.core.models import Status
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.services import editing, reading, saved, searching, shortlists, tagging
 from paperdesk.services.desk import Desk
@@ -88,14 +88,3 @@ def test_combined_queries_keep_the_users_or_inside() -> None:
     assert searching.combined_query("status:read", " a OR b ") == "status:read (a OR b)"
     assert searching.combined_query("", "a OR b") == "a OR b"
     assert searching.combined_query("status:read", "") == "status:read"
-
-
-def test_more_like_a_paper_finds_its_near_twin_first(desk: Desk) -> None:
-    ttt = reading.paper(desk, paper_with(desk, TTT))
-    twin = PaperRecord(title="A revised version", abstract=ttt.abstract.replace("well", "nicely"))
-    (twin_id,) = desk.library.imports.commit("Add a twin", [twin])
-    desk.ensure_index()
-    similar = searching.more_like(desk, ttt.id, count=5)
-    assert similar[0] == twin_id and ttt.id not in similar and len(similar) <= 5
-    with pytest.raises(NotFoundError):
-        searching.more_like(desk, 999)
