@@ -25,7 +25,7 @@ from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.models import Paper
 from paperdesk.core.scope import Scope
 from paperdesk.core.triage import Decision, Progress, pace_per_hour
-from paperdesk.services import editing, history, notes, reading, simulating, tagging, triage
+from paperdesk.services import editing, history, notes, reading, tagging, triage
 from paperdesk.services.desk import Desk
 
 ORDERS = ("promise", "file", "random")
@@ -37,6 +37,10 @@ u undo   ? these keys   q quit"""
 
 
 def cmd_simulate(_desk: Desk | None, args: argparse.Namespace) -> int:
+    # Imported here: scikit-learn takes ~1.5 s to import, which every other command
+    # (each one a process of its own) would pay at start.
+    from paperdesk.services import simulating
+
     result = simulating.simulate_file(Path(args.file), args.relevant, args.prior, args.seed)
     if args.json:
         print(result.to_json())

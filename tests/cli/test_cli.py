@@ -149,3 +149,13 @@ def test_export_a_shortlist_to_bibtex(triage: Path, tmp_path: Path) -> None:
     assert target.read_text(encoding="utf-8").count("@inproceedings{") == 2
     failed = run(triage, "export", "--ids", "1,x", "-o", str(target), check=False)
     assert failed.returncode == 1 and "--ids takes numbers" in failed.stderr
+
+
+def test_the_command_line_starts_without_scikit_learn() -> None:
+    """Every command is a process of its own: scikit-learn (~1.5 s to import) is loaded
+    only by the commands that rank (simulate, triage by promise)."""
+    probe = "import sys, paperdesk.cli.main; print('sklearn' in sys.modules)"
+    shown = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert shown.stdout.strip() == "False"
