@@ -70,16 +70,18 @@ def round_trip(papers: list[Paper], format: str, colours: Colours = ()) -> ReadR
 
 def expected_user(paper: Paper, colours: Colours, format: str) -> UserData:
     table = dict(colours)
-    note = paper.note
-    if format in ("bibtex", "biblatex"):
-        note = unicodedata.normalize("NFC", note)
+
+    def written(text: str) -> str:
+        # BibTeX text is NFC: a compatibility ideograph (U+2F800) comes back as U+4E3D.
+        return unicodedata.normalize("NFC", text) if format in ("bibtex", "biblatex") else text
+
     return UserData(
-        tags=paper.tags,
-        tag_colours=tuple((tag, table[tag]) for tag in paper.tags if tag in table),
-        note=note.strip(),
+        tags=tuple(written(tag) for tag in paper.tags),
+        tag_colours=tuple((written(tag), table[tag]) for tag in paper.tags if tag in table),
+        note=written(paper.note).strip(),
         rating=paper.rating or None,
         status=paper.status,
-        shortlists=paper.shortlists,
+        shortlists=tuple(written(name) for name in paper.shortlists),
     )
 
 
@@ -231,3 +233,11 @@ def test_any_library_s_user_data_comes_back(
     for paper, record in zip(papers, result.records, strict=True):
         expected = expected_user(paper, colours, format)
         assert carried(record) == (expected, paper.title_is_derived, paper.citation_key)
+
+
+@pytest.mark.parametrize("format", ["bibtex", "biblatex"])
+def test_a_tag_comes_back_from_bibtex_in_nfc(format: str) -> None:
+    # Hypothesis found it: U+2F800, a CJK compatibility ideograph, is U+4E3D in NFC.
+    paper = make_paper(title="Paper 1", tags=("\U0002f800",), shortlists=("\uf900",))
+    (record,) = round_trip([paper], format).records
+    assert record.user.tags == ("\u4e3d",) and record.user.shortlists == ("\u8c48",)
