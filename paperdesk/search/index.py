@@ -336,12 +336,7 @@ class FullTextIndex:
             live = self._searcher()
             searcher = live.current()
             ids = live.ids
-            if ranked:
-                found = [
-                    ids[docnum] for _score, docnum in searcher.search(parsed, limit=None).top_n
-                ]
-            else:
-                found = [ids[docnum] for docnum in searcher.docs_for_query(parsed)]
+            found = [ids[docnum] for docnum in live.matches(parsed, ranked)]
             suggestion = None if found else suggest(searcher, parsed, text)
         return Hits(ids=found, terms=highlight_terms(parsed), suggestion=suggestion)
 

@@ -4,7 +4,8 @@ Opening a searcher and reading each hit's paper id from its stored fields cost m
 the search itself at 100,000 papers (issue 11). Here the searcher lives until another
 commit makes it old, and a paper id is an array lookup by document number. The array is
 cached per segment (a segment's stored ids never change; deletions only hide documents),
-so a commit that adds a small segment reads only that segment's ids.
+so a commit that adds a small segment reads only that segment's ids. The decoded
+posting lists that set_matching evaluates queries with are kept the same way.
 """
 
 from __future__ import annotations
@@ -12,7 +13,11 @@ from __future__ import annotations
 from array import array
 
 from whoosh.index import Index
+from whoosh.query import Query
 from whoosh.searching import Searcher
+
+from paperdesk.search import set_matching
+from paperdesk.search.set_matching import PostingCache, Unsupported
 
 
 class LiveSearcher:
@@ -22,6 +27,7 @@ class LiveSearcher:
         self._index = index
         self._searcher: Searcher = index.searcher()
         self._by_segment: dict[str, array[int]] = {}
+        self._postings = PostingCache()
         self.ids = self._load_ids()
 
     def current(self) -> Searcher:
@@ -38,12 +44,25 @@ class LiveSearcher:
     def close(self) -> None:
         self._searcher.close()
 
+    def matches(self, query: Query, ranked: bool) -> list[int]:
+        """The document numbers `query` matches: best first (whoosh's BM25F order) when
+        `ranked`, else in document order. Evaluated list-wise (set_matching), or by
+        whoosh's matchers for the queries that module does not evaluate."""
+        searcher = self.current()
+        try:
+            if ranked:
+                return set_matching.ranked(searcher, query, self._postings)
+            return set_matching.unranked(searcher, query, self._postings)
+        except Unsupported:
+            if ranked:
+                return [docnum for _score, docnum in searcher.search(query, limit=None).top_n]
+            return list(searcher.docs_for_query(query))
+
     def _load_ids(self) -> array[int]:
         ids: array[int] = array("q")
         kept: dict[str, array[int]] = {}
         for reader, _offset in self._searcher.reader().leaf_readers():
-            segment = reader.segment()  # None for an empty index's reader
-            key = segment.segment_id() if segment is not None else ""
+            key = set_matching.segment_key(reader)
             part = self._by_segment.get(key) if key else None
             if part is None:
                 part = array("q", bytes(8 * reader.doc_count_all()))
@@ -52,4 +71,5 @@ class LiveSearcher:
             kept[key] = part
             ids.extend(part)
         self._by_segment = kept  # segments merged away are forgotten
+        self._postings.trim(set(kept))
         return ids
