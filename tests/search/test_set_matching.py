@@ -1,0 +1,134 @@
+"""List-wise matching gives whoosh's own hits, scores and order, on real abstracts.
+
+The index holds 1,500 papers of ../shared/data/corpus.jsonl in two segments, with
+documents replaced (so whoosh filters deleted ones out), as a library has after an
+import and some edits. Each query is answered by whoosh's matchers and by
+set_matching; the lists must be the same, first with the posting cache empty, then full.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from itertools import islice
+from pathlib import Path
+
+import pytest
+from whoosh import index as windex
+from whoosh.searching import Searcher
+
+from paperdesk.search import set_matching
+from paperdesk.search.index import FullTextIndex
+from paperdesk.search.query import parse_query
+from paperdesk.search.schema import IndexDocument
+from paperdesk.search.segments import INDEX_NAME
+
+PAPERS = 1500
+#: Each kind of matcher set_matching evaluates: words, phrases (with slop, in a field),
+#: OR, NOT, ANDMAYBE, boosts, keyword and status fields.
+EVALUATED = [
+    "graph neural networks",
+    "test-time training",
+    '"language models"',
+    '"gradient descent" convergence',
+    '"neural networks"~3',
+    '"graph neural networks"',
+    'title:"neural network"',
+    "title:transformer",
+    "(bandit OR bandits) AND regret NOT adversarial",
+    "kernel OR graph",
+    "deep AND NOT learning",
+    "NOT learning",
+    "learning ANDMAYBE deep",
+    "title:(graph OR neural)^2 learning",
+    "venue:icml optimization",
+    "tag:ml",
+    "status:to-read kernel",
+    "author:bengio",
+    "zzzunknownword",
+    '"models language"',
+    "bandit*",  # a prefix of a few words is an OR of their terms
+]
+#: Matchers set_matching leaves to whoosh (long expansions, ranges).
+LEFT_TO_WHOOSH = ["learn*", "year:2017..2018 rating:>=4"]
+
+
+def _document(number: int, record: dict[str, object]) -> IndexDocument:
+    return IndexDocument(
+        id=number,
+        title=str(record["title"]),
+        abstract=str(record.get("abstract") or ""),
+        authors=tuple(record.get("authors") or ()),  # type: ignore[arg-type]
+        note="check the proofs" if number % 25 == 0 else "",
+        tags=("ml/rnn",) if number % 40 == 0 else (),
+        venue=str(record.get("venue") or ""),
+        year=int(record["year"]) if record.get("year") else None,  # type: ignore[call-overload]
+        status="to-read" if number % 7 == 0 else "new",
+        rating=4 if number % 11 == 0 else 0,
+        shortlists=(),
+    )
+
+
+@pytest.fixture(scope="module")
+def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    corpus = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "corpus.jsonl"
+    if not corpus.is_file():
+        pytest.skip("../shared/data is not present")
+    with corpus.open(encoding="utf-8") as lines:
+        records = [json.loads(line) for line in islice(lines, PAPERS)]
+    documents = [_document(number, record) for number, record in enumerate(records, start=1)]
+    index = FullTextIndex(tmp_path_factory.mktemp("index"))
+    index.rebuild([documents[:1000]], generation=1, total=1000)
+    index.add(documents[1000:], generation=2)
+    # Replaced documents and deleted ones stay in their segment, hidden by whoosh.
+    index.update([replace(d, rating=5) for d in documents[::9]], [3, 4], generation=3)
+    index.close()
+    live = index.live_folder()
+    assert live is not None
+    opened = windex.open_dir(live, indexname=INDEX_NAME).searcher()
+    readers = [reader for reader, _offset in opened.reader().leaf_readers()]
+    assert len(readers) >= 2 and any(r.has_deletions() for r in readers)
+    return opened
+
+
+def _whoosh_ranked(searcher: Searcher, text: str) -> list[int]:
+    """whoosh's order, without deleted documents: its NOT matcher lets through a deleted
+    last document of a segment (docnum 999 here, the old version of a replaced paper),
+    which set_matching leaves out, as every other whoosh matcher does."""
+    deleted = searcher.reader().is_deleted
+    top = searcher.search(parse_query(text), limit=None).top_n
+    return [docnum for _score, docnum in top if not deleted(docnum)]
+
+
+@pytest.mark.parametrize("text", EVALUATED)
+def test_set_matching_ranks_as_whoosh_does(searcher: Searcher, text: str) -> None:
+    cache = set_matching.PostingCache()
+    expected = _whoosh_ranked(searcher, text)
+    query = parse_query(text)
+    assert set_matching.ranked(searcher, query, cache) == expected  # decoding
+    assert set_matching.ranked(searcher, query, cache) == expected  # from the cache
+    unranked = [d for d in searcher.docs_for_query(query) if not searcher.reader().is_deleted(d)]
+    assert set_matching.unranked(searcher, query, cache) == unranked
+
+
+def test_the_table_has_hits_to_compare(searcher: Searcher) -> None:
+    """The comparisons above are not of empty lists: most queries find many papers,
+    and the phrase is stricter than its words."""
+    found = {text: len(_whoosh_ranked(searcher, text)) for text in EVALUATED}
+    assert sum(count >= 20 for count in found.values()) >= 10
+    assert 0 < found['"language models"'] < len(_whoosh_ranked(searcher, "language models"))
+
+
+@pytest.mark.parametrize("text", LEFT_TO_WHOOSH)
+def test_other_queries_are_left_to_whoosh(searcher: Searcher, text: str) -> None:
+    with pytest.raises(set_matching.Unsupported):
+        set_matching.ranked(searcher, parse_query(text), set_matching.PostingCache())
+
+
+def test_a_small_cache_drops_lists_and_stays_right(searcher: Searcher) -> None:
+    cache = set_matching.PostingCache(budget=1)
+    for text in EVALUATED[:6]:
+        assert set_matching.ranked(searcher, parse_query(text), cache) == _whoosh_ranked(
+            searcher, text
+        )
+        assert len(cache._postings) == 1  # the most recent list only
