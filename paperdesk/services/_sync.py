@@ -11,7 +11,7 @@ from typing import Concatenate, ParamSpec, TypeVar
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import Cancelled
-from paperdesk.services import indexing
+from paperdesk.services import column_orders, indexing
 from paperdesk.services.desk import Desk
 
 log = logging.getLogger(__name__)
@@ -51,6 +51,9 @@ def synced(desk: Desk, changes: Changes, index_later: bool = False) -> Changes:
     promise = desk.promise_if_started()
     if promise is not None:
         promise.note_changes(changes)  # the ranking learns from bulk changes too
+    if changes.paper_ids or not changes.papers_added_or_removed:
+        # The kept sort orders move these papers instead of reading every paper again.
+        column_orders.of(desk.library).note(desk.library.generation(), changes.paper_ids)
     if index_later or len(changes.paper_ids) > BULK_PAPERS:
         indexing.defer(desk, changes)
         return changes

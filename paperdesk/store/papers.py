@@ -126,13 +126,27 @@ class PaperStore(SubStore):
 
     def sorted_ids(self, sort: str = "added", descending: bool = False) -> list[int]:
         """All paper ids ordered by a sort key (ties broken by id so the order is stable)."""
+        return [paper_id for paper_id, _value in self.sort_values(sort, descending)]
+
+    def sort_values(
+        self, sort: str, descending: bool = False, ids: Collection[int] | None = None
+    ) -> list[tuple[int, Any]]:
+        """(id, the value it sorts by) of every paper, or of those of `ids` the library
+        holds, ordered by the value then the id (kept orders follow changes with them:
+        services/column_orders.py)."""
         column = SORT_COLUMNS.get(sort)
         if column is None:
             raise InvalidValueError(f"cannot sort by {sort!r}")
         order = [column.desc() if descending else column.asc(), papers_t.c.id]
-        query = select(papers_t.c.id).select_from(PAPERS_WITH_STATE).order_by(*order)
+        query = select(papers_t.c.id, column).select_from(PAPERS_WITH_STATE).order_by(*order)
         with self._db.read() as connection:
-            return list(connection.scalars(query))
+            if ids is None:
+                return [(i, v) for i, v in connection.execute(query)]
+            found: list[tuple[int, Any]] = []
+            for chunk in chunked(sorted(ids)):
+                rows = connection.execute(query.where(papers_t.c.id.in_(chunk)))
+                found.extend((i, v) for i, v in rows)
+            return found
 
     def ids_with_status(self, status: str) -> list[int]:
         """The papers of one status, oldest first (the sidebar's status entries)."""
