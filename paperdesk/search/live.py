@@ -49,6 +49,7 @@ class LiveSearcher:
         `ranked`, else in document order. Evaluated list-wise (set_matching), or by
         whoosh's matchers for the queries that module does not evaluate."""
         searcher = self.current()
+        query = set_matching.prepared(query)
         try:
             if ranked:
                 return set_matching.ranked(searcher, query, self._postings)

@@ -15,10 +15,12 @@ from pathlib import Path
 
 import pytest
 from whoosh import index as windex
+from whoosh import query as wq
 from whoosh.searching import Searcher
 
 from paperdesk.search import set_matching
 from paperdesk.search.index import FullTextIndex
+from paperdesk.search.live import LiveSearcher
 from paperdesk.search.query import parse_query
 from paperdesk.search.schema import IndexDocument
 from paperdesk.search.segments import INDEX_NAME
@@ -48,9 +50,11 @@ EVALUATED = [
     "zzzunknownword",
     '"models language"',
     "bandit*",  # a prefix of a few words is an OR of their terms
+    "year:2017..2018 rating:>=4",
+    "kernel year:>=2018",
+    "rating:[4 TO 5]",
+    "graph*",  # a prefix of many words
 ]
-#: Matchers set_matching leaves to whoosh (long expansions, ranges).
-LEFT_TO_WHOOSH = ["learn*", "year:2017..2018 rating:>=4"]
 
 
 def _document(number: int, record: dict[str, object]) -> IndexDocument:
@@ -107,7 +111,8 @@ def test_set_matching_ranks_as_whoosh_does(searcher: Searcher, text: str) -> Non
     query = parse_query(text)
     assert set_matching.ranked(searcher, query, cache) == expected  # decoding
     assert set_matching.ranked(searcher, query, cache) == expected  # from the cache
-    unranked = [d for d in searcher.docs_for_query(query) if not searcher.reader().is_deleted(d)]
+    deleted = searcher.reader().is_deleted
+    unranked = [d for d in searcher.docs_for_query(parse_query(text)) if not deleted(d)]
     assert set_matching.unranked(searcher, query, cache) == unranked
 
 
@@ -119,10 +124,30 @@ def test_the_table_has_hits_to_compare(searcher: Searcher) -> None:
     assert 0 < found['"language models"'] < len(_whoosh_ranked(searcher, "language models"))
 
 
-@pytest.mark.parametrize("text", LEFT_TO_WHOOSH)
-def test_other_queries_are_left_to_whoosh(searcher: Searcher, text: str) -> None:
+def test_a_matcher_it_does_not_know_is_left_to_whoosh(searcher: Searcher) -> None:
+    """No query the parser makes needs it, but a matcher set_matching does not know
+    (here whoosh's DisjunctionMax) falls back to whoosh's own walk, with its answer."""
+    query = wq.DisjunctionMax([wq.Term("text", "graph"), wq.Term("text", "kernel")])
     with pytest.raises(set_matching.Unsupported):
-        set_matching.ranked(searcher, parse_query(text), set_matching.PostingCache())
+        set_matching.ranked(searcher, query, set_matching.PostingCache())
+    expected = [docnum for _score, docnum in searcher.search(query, limit=None).top_n]
+    live = LiveSearcher(searcher._ix)
+    assert live.matches(query, ranked=True) == expected and len(expected) > 20
+    assert live.matches(query, ranked=False) == sorted(expected)
+    live.close()
+
+
+def test_ranges_rank_as_whoosh_ranks_them_when_whoosh_walks_the_query(
+    searcher: Searcher,
+) -> None:
+    """A range's matcher also serves whoosh's own walk (the query around it left to
+    whoosh): the same hits and order as whoosh's NumericRange gives."""
+    text = "year:2017..2018 learn*"
+    walked = set_matching.prepared(parse_query(text))
+    assert any(type(q) is set_matching.ConstantScoreRange for q in walked.leaves())
+    expected = _whoosh_ranked(searcher, text)
+    found = [docnum for _score, docnum in searcher.search(walked, limit=None).top_n]
+    assert found == expected and len(found) > 20
 
 
 def test_a_small_cache_drops_lists_and_stays_right(searcher: Searcher) -> None:
