@@ -325,12 +325,20 @@ class _Evaluation:
         if any(type(_format_of(word)) is not Positions for word in words):
             raise Unsupported("a phrase without positions")
         first, *others = [self._cache.postings(self._segment, w).positions(w) for w in words]
-        steps = range(1, matcher.slop + 1)
-        docs = {
-            doc
-            for doc in candidates.docs
-            if _in_order(first[doc], [positions[doc] for positions in others], steps)
-        }
+        if len(others) == 1 and matcher.slop == 1:  # two words side by side: most phrases
+            second, one_more = others[0], (1).__add__
+            docs = {
+                doc
+                for doc in candidates.docs
+                if not set(map(one_more, first[doc])).isdisjoint(second[doc])
+            }
+        else:
+            steps = range(1, matcher.slop + 1)
+            docs = {
+                doc
+                for doc in candidates.docs
+                if _in_order(first[doc], [positions[doc] for positions in others], steps)
+            }
         return _boosted(_Matches(docs, candidates.score), matcher.boost)
 
     def _leaf(self, matcher: Any) -> _Matches:

@@ -40,9 +40,10 @@ class ColumnOrders:
 
     def __init__(self) -> None:
         self._lock = threading.RLock()  # the GUI's searches and a worker's may overlap
-        self._generation: int | None = None
-        # Each kept order as its papers' sort keys, in order (the id last in each).
+        # Each kept order as its papers' sort keys, in order (the id last in each),
+        # the generation it reflects, its ids and (once a sort asked) their places.
         self._keys: dict[tuple[str, bool], list[_SortKey]] = {}
+        self._generations: dict[tuple[str, bool], int] = {}
         self._orders: dict[tuple[str, bool], array[int]] = {}
         self._places: dict[tuple[str, bool], array[int]] = {}
         # The papers each noted change touched, by the generation it made.
@@ -72,41 +73,48 @@ class ColumnOrders:
         return sorted(held, key=places.__getitem__)
 
     def _order(self, library: Library, key: str, descending: bool) -> array[int]:
-        """The order (the caller holds the lock), brought up to the library's generation."""
+        """The order (the caller holds the lock), brought up to the library's generation:
+        only this one, so a change costs one order's update, not every kept order's."""
         generation = library.generation()
-        if generation != self._generation:
-            self._follow(library, generation)
-        found = self._orders.get((key, descending))
+        wanted = (key, descending)
+        kept = self._generations.get(wanted)
+        if kept is not None and kept != generation:
+            self._follow(library, wanted, kept, generation)
+        found = self._orders.get(wanted)
         if found is None:
             # In the database's order: the keys are already sorted.
             keys = _keys_of(library.papers.sort_values(key, descending), descending)
-            self._keys[key, descending] = keys
-            found = self._orders[key, descending] = _ids_of(keys)
+            self._keys[wanted] = keys
+            found = self._orders[wanted] = _ids_of(keys)
+            self._places.pop(wanted, None)
+        self._generations[wanted] = generation
         return found
 
-    def _follow(self, library: Library, generation: int) -> None:
-        """Move the papers the noted changes since the kept generation touched, or
-        forget the orders when a change in between was not noted."""
-        changed = self._changed_since(generation)
-        self._places.clear()
+    def _follow(
+        self, library: Library, wanted: tuple[str, bool], kept: int, generation: int
+    ) -> None:
+        """Move the papers the noted changes since `kept` touched, or forget the order
+        when a change in between was not noted."""
+        self._places.pop(wanted, None)
+        changed = self._changed_between(kept, generation)
         if changed is None or len(changed) > MOVE_AT_MOST:
-            self._keys.clear()
-            self._orders.clear()
-        else:
-            for (key, descending), keys in self._keys.items():
-                values = library.papers.sort_values(key, descending, changed)
-                _move(keys, _keys_of(values, descending), changed)
-                self._orders[key, descending] = _ids_of(keys)
-        self._generation = generation
-        self._notes = {g: ids for g, ids in self._notes.items() if g > generation}
+            del self._keys[wanted], self._orders[wanted]
+            return
+        keys = self._keys[wanted]
+        key, descending = wanted
+        values = library.papers.sort_values(key, descending, changed)
+        _move(keys, _keys_of(values, descending), changed)
+        self._orders[wanted] = _ids_of(keys)
+        oldest = min(self._generations.values())
+        self._notes = {g: ids for g, ids in self._notes.items() if g > oldest}
 
-    def _changed_since(self, generation: int) -> set[int] | None:
-        """The papers changed from the kept generation to `generation`; None when some
+    def _changed_between(self, kept: int, generation: int) -> set[int] | None:
+        """The papers changed after generation `kept` up to `generation`; None when some
         change in between was not noted."""
-        if self._generation is None or generation < self._generation:
+        if generation < kept:
             return None
         changed: set[int] = set()
-        for made in range(self._generation + 1, generation + 1):
+        for made in range(kept + 1, generation + 1):
             touched = self._notes.get(made)
             if touched is None:
                 return None
