@@ -11,9 +11,12 @@ scorers, the same tree of sums), but the tree is evaluated list-wise: each term'
 posting list is decoded block by block (ids, weights and position bytes come out of
 whoosh's own block format whole), intersections and unions are set operations, and a
 hit's score is summed over the same tree in the same order as whoosh's matchers sum
-it, with the same scorer functions: the same hits in the same order. A matcher this
-module does not know (prefix and fuzzy expansions, ranges, ...) raises
-`Unsupported`, and the caller lets whoosh walk the query as before.
+it, with the same scorer functions: the same hits in the same order. Numeric ranges
+become ConstantScoreRange first (`prepared`), whose documents are not listed one by one.
+A matcher this module does not know raises `Unsupported`, and the caller lets whoosh
+walk the query as before. The module reads whoosh-reloaded's posting blocks and matcher
+attributes, which are not its public API: tests/search/test_set_matching.py compares
+every kind of query with whoosh's own answer, so a whoosh that changes them fails there.
 
 Decoding is then most of the cost (whoosh unpickles each block of 128 postings with
 their positions: ~0.1 ms a block, 50 ms for the three words above), so the decoded
