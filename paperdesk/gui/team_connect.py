@@ -122,6 +122,7 @@ class TeamConnectDialog(QDialog):
     def _show_test(self, message: str, connected: bool) -> None:
         self.test_button.setEnabled(True)
         self.status.setText(("✔ " if connected else "✘ ") + message)
+        self.adjustSize()  # a server's reason can take several lines
         self.tested.emit(message, connected)
 
     def _accept_if_valid(self) -> None:
