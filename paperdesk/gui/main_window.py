@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.core.changes import Changes
-from paperdesk.core.errors import DamagedLibraryError, PaperdeskError, QueryError
+from paperdesk.core.errors import DamagedLibraryError, PaperdeskError, QueryError, ServerUnreachable
 from paperdesk.core.fields import PROMISE
 from paperdesk.core.models import Overview, Paper, UndoLabels
 from paperdesk.core.scope import Kind, Scope
@@ -375,7 +375,7 @@ class MainWindow(QMainWindow):
         self.table.select_ids(ids, ids[0] if ids else None)
 
     def _on_search_failed(self, error: BaseException) -> None:
-        if isinstance(error, QueryError):
+        if isinstance(error, QueryError | ServerUnreachable):  # the latter: the banner says more
             self.search_bar.show_error(str(error))
         else:
             self.errors.report("Searching", error)

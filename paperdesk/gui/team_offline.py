@@ -64,3 +64,4 @@ class OfflineMode:
         self.window.detail.notes.retry()
         model = self.window.model
         model.refresh_papers(model.ids())  # rows that could not be read meanwhile
+        self.window.run_search()  # a search that could not run meanwhile

@@ -9,6 +9,7 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QWidget
@@ -203,11 +204,20 @@ def test_an_unreachable_server_makes_the_window_read_only_and_loses_nothing_type
     qtbot.waitUntil(lambda: window.runner.is_idle(), timeout=5000)
     window.table.select_ids([second], second)
     qtbot.waitUntil(lambda: first in window.detail.notes.drafts(), timeout=5000)
+    # A search cannot run meanwhile: the search bar says why, no error box.
+    with qtbot.waitSignal(window.failed, timeout=10_000):
+        window.search_bar.set_text("graph")
+    assert "cannot be reached" in window.search_bar.message.text()
     assert window.errors.shown == []
     proxy.start()
     qtbot.waitUntil(lambda: not banner.isVisible(), timeout=SHOWN_WITHIN_MS + 2000)
     qtbot.waitUntil(lambda: reading.paper(team, first).note == "typed while offline", timeout=5000)
     assert not window.desk.read_only and window.detail.notes.drafts() == {}
+    message = window.search_bar.message
+    qtbot.waitUntil(lambda: not message.isVisible(), timeout=5000)  # the search ran again
+    with qtbot.waitSignal(window.search_applied, timeout=10_000):
+        window.search_bar.set_text("")
+    window.table.select_ids([second], second)
     # Writing resumes, and the others' changes made meanwhile arrive.
     notes.set_note(team, second, "alice wrote this")
     qtbot.waitUntil(
@@ -228,3 +238,27 @@ def grab(window: QWidget, path: Path) -> None:
     shots = os.environ.get("PAPERDESK_TEST_SHOTS")  # to look at it: a folder to copy it to
     if shots:
         shutil.copy(path, Path(shots) / path.name)
+
+
+def test_connections_the_server_dropped_are_replaced_without_going_offline(
+    qtbot, team: Desk, postgres_server: PostgresServer, team_database: str, tmp_path: Path
+) -> None:
+    window = team_window(qtbot, bobs_address(postgres_server, team_database), tmp_path)
+    went_offline: list[str] = []
+    window.watch.unreachable.connect(went_offline.append)
+    with psycopg.connect(postgres_server.url("postgres", "postgres"), autocommit=True) as admin:
+        dropped = admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE usename = 'bob' AND datname = %s",
+            (team_database,),
+        ).fetchall()
+    assert dropped  # the window's pooled connections were there
+    first = window.model.ids()[0]
+    tagging.add_tags(team, [first], ["after-the-drop"])
+    qtbot.waitUntil(
+        lambda: "after-the-drop" in window.model.paper_at(0).tags, timeout=SHOWN_WITHIN_MS
+    )
+    window.table.select_ids([first], first)
+    window.commands.set_rating(3)
+    qtbot.waitUntil(lambda: reading.paper(team, first).rating == 3, timeout=5000)
+    assert went_offline == [] and window.errors.shown == []
