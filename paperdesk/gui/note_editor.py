@@ -146,7 +146,15 @@ class NoteEditor(QTabWidget):
             self._drafts[paper_id] = text
 
     def drafts(self) -> dict[int, str]:
-        return dict(self._drafts)
+        """The drafts, and the text being edited if it is not saved yet."""
+        unsaved = (
+            {self._paper_id: self.text()} if self.is_dirty() and self._paper_id is not None else {}
+        )
+        return {**self._drafts, **unsaved}
+
+    def add_drafts(self, drafts: dict[int, str]) -> None:
+        """Drafts kept by an earlier window (`retry` saves them)."""
+        self._drafts.update(drafts)
 
     def retry(self) -> None:
         """Save the drafts and the text being edited again (the store takes them now)."""

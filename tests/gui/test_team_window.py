@@ -21,7 +21,16 @@ from paperdesk.gui.main_window import MainWindow
 from paperdesk.gui.preferences import recent_libraries
 from paperdesk.gui.team_connect import TeamConnectDialog
 from paperdesk.gui.team_offline import OFFLINE_TEXT
-from paperdesk.services import demo, editing, importing, notes, reading, searching, tagging
+from paperdesk.services import (
+    demo,
+    editing,
+    importing,
+    note_drafts,
+    notes,
+    reading,
+    searching,
+    tagging,
+)
 from paperdesk.services.desk import Desk
 from tests.gui.tcp_proxy import TcpProxy
 from tests.postgres_server import PostgresServer
@@ -262,3 +271,29 @@ def test_connections_the_server_dropped_are_replaced_without_going_offline(
     window.commands.set_rating(3)
     qtbot.waitUntil(lambda: reading.paper(team, first).rating == 3, timeout=5000)
     assert went_offline == [] and window.errors.shown == []
+
+
+def test_notes_typed_offline_survive_closing_the_window_and_are_saved_by_the_next(
+    qtbot, team: Desk, postgres_server: PostgresServer, team_database: str, tmp_path: Path
+) -> None:
+    proxy = TcpProxy(postgres_server.port)
+    proxy.start()
+    address = bobs_address(postgres_server, team_database, proxy.port)
+    window = team_window(qtbot, address, tmp_path)
+    first = window.model.ids()[0]
+    window.table.select_ids([first], first)
+    proxy.stop()
+    qtbot.waitUntil(window.read_only_banner.isVisible, timeout=SHOWN_WITHIN_MS)
+    window.detail.notes.editor.setPlainText("typed, then the laptop was closed")
+    window.close()
+    kept = window.library_dir / note_drafts.DRAFTS_FILE
+    assert kept.is_file() and reading.paper(team, first).note == ""
+    proxy.start()
+    again = team_window(qtbot, address, tmp_path)
+    qtbot.waitUntil(
+        lambda: reading.paper(team, first).note == "typed, then the laptop was closed",
+        timeout=5000,
+    )
+    assert not kept.exists() and again.errors.shown == []
+    again.close()
+    proxy.stop()
