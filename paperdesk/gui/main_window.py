@@ -312,8 +312,9 @@ class MainWindow(QMainWindow):
         return self.operations.desk
 
     def _fetch_papers(self, ids: Sequence[int]) -> list[Paper]:
-        # One page of rows: a short bounded read, fine on the GUI thread (DESIGN §5).
-        return reading.papers(self.desk, ids) if self.desk is not None else []
+        # One page of rows: a short bounded read, fine on the GUI thread (DESIGN §5),
+        # unless a team library's server is away (it may take seconds to fail).
+        return reading.papers(self.desk, ids) if self.team.can_read() else []
 
     def run_search(self, *_args: object) -> None:
         scope, text = self.sidebar.scope(), self.search_bar.text()
@@ -416,7 +417,7 @@ class MainWindow(QMainWindow):
         desk = self.desk
         ids = self.table.selected_ids()
         self.counts.show_selected(len(ids))
-        if desk is None or not ids:
+        if desk is None or not ids or not self.team.can_read():
             self.detail.show_nothing()
             return
         if len(ids) == 1:

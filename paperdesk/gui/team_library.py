@@ -60,6 +60,12 @@ class TeamLibrary:
         self.connect_dialog: QDialog | None = None
         self.password_prompt: QInputDialog | None = None
 
+    def can_read(self) -> bool:
+        """Whether the window may read the library on the GUI thread: it is open, and
+        (a team library) its server answers; connecting to one that went away can
+        take seconds to fail."""
+        return self.window.desk is not None and not self.window.watch.offline
+
     def choose_team_library(self) -> None:
         """File > Connect to Team Library…: the app opens a window on the address given."""
         self.connect_dialog = connect_to_team(self.window, self.window.switch_library)

@@ -15,6 +15,7 @@ class TcpProxy:
             self.port = int(probe.getsockname()[1])
         self._listener: socket.socket | None = None
         self._open: list[socket.socket] = []
+        self._swallowing = False
         self._lock = threading.Lock()
 
     def start(self) -> None:
@@ -30,6 +31,15 @@ class TcpProxy:
         if self._listener is not None:
             self._listener.close()
             self._listener = None
+        self._cut()
+
+    def black_hole(self) -> None:
+        """Cut the open connections and answer new ones never (a host gone off the
+        network: nothing refuses, nothing replies)."""
+        self._swallowing = True
+        self._cut()
+
+    def _cut(self) -> None:
         with self._lock:
             for connection in self._open:
                 try:
@@ -45,6 +55,10 @@ class TcpProxy:
                 client, _ = listener.accept()
             except OSError:
                 return  # stopped
+            if self._swallowing:
+                with self._lock:
+                    self._open.append(client)
+                continue
             server = socket.create_connection(("localhost", self.target_port))
             with self._lock:
                 self._open += [client, server]
