@@ -143,12 +143,17 @@ def connect_to_team(parent: QWidget, on_address: Callable[[TeamAddress], None]) 
 
 
 def ask_password(
-    parent: QWidget, address: TeamAddress, on_password: Callable[[str], None]
+    parent: QWidget,
+    address: TeamAddress,
+    on_password: Callable[[str], None],
+    refused: bool = False,
 ) -> QInputDialog:
-    """Ask for the password of `address` (window-modal, never blocking)."""
+    """Ask for the password of `address` (window-modal, never blocking); `refused`: the
+    server refused the one given."""
     prompt = QInputDialog(parent)
     prompt.setWindowTitle("Team library password")
-    prompt.setLabelText(f"Password for {address.with_password(None).masked}:")
+    again = "The server refused the password. " if refused else ""
+    prompt.setLabelText(f"{again}Password for {address.with_password(None).masked}:")
     prompt.setTextEchoMode(QLineEdit.EchoMode.Password)
     prompt.textValueSelected.connect(on_password)
     prompt.open()

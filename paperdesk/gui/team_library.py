@@ -59,6 +59,7 @@ class TeamLibrary:
         self.offline = OfflineMode(window)
         self.connect_dialog: QDialog | None = None
         self.password_prompt: QInputDialog | None = None
+        self._declined = False
 
     def can_read(self) -> bool:
         """Whether the window may read the library on the GUI thread: it is open, and
@@ -71,18 +72,24 @@ class TeamLibrary:
         self.connect_dialog = connect_to_team(self.window, self.window.switch_library)
 
     def ask_password(self, error: BaseException) -> bool:
-        """After a failed open: ask for the password the server wants and open again;
-        False when that is not why the open failed (or a typed password was refused:
-        the error says so, and File > Connect to Team Library… asks again)."""
+        """After a failed open: ask for the password the server wants (again, when it
+        refused the one given) and open again; False when that is not why the open
+        failed, or the user declined to give one (the window then says it failed)."""
         window = self.window
         address = window.address
-        if not isinstance(error, PasswordNeeded) or address is None or address.password:
+        if not isinstance(error, PasswordNeeded) or address is None or self._declined:
             return False
 
         def open_with(password: str) -> None:
             window.address = address.with_password(password)
             window._open_library()
 
+        def declined() -> None:
+            self._declined = True
+            window._on_open_failed(error)
+
         window.statusBar().showMessage(str(error))
-        self.password_prompt = ask_password(window, address, open_with)
+        refused = address.password is not None
+        self.password_prompt = ask_password(window, address, open_with, refused)
+        self.password_prompt.rejected.connect(declined)
         return True

@@ -13,7 +13,7 @@ from pathlib import Path
 import psycopg
 import pytest
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QInputDialog, QWidget
 
 from paperdesk.core.errors import PasswordNeeded
 from paperdesk.core.scope import Scope
@@ -83,41 +83,79 @@ def test_the_window_opens_a_team_library_and_keeps_no_password(
     assert "s3cret" not in (tmp_path / "settings.ini").read_text(encoding="utf-8")
 
 
-def test_a_password_the_server_wants_is_asked_for_in_a_dialog(
-    qtbot,
-    team: Desk,
-    postgres_server: PostgresServer,
-    team_database: str,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+@pytest.fixture
+def passworded(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    """Desk.open_team as a server with password logins answers (the test server trusts
+    local logins): refused without "right"; returns the passwords tried."""
     real_open = Desk.open_team
     tried: list[str | None] = []
 
     def open_team(address: TeamAddress, *args, **kwargs) -> Desk:
         tried.append(address.password)
-        if address.password is None:  # as a server with password logins answers
+        if address.password != "right":
             raise PasswordNeeded(f"the team library {address.masked} needs a password")
         return real_open(address, *args, **kwargs)
 
     monkeypatch.setattr(Desk, "open_team", open_team)
+    return tried
+
+
+def password_prompt(qtbot, window: MainWindow, asked_before: QInputDialog | None = None):
+    def asked() -> None:
+        prompt = window.team.password_prompt
+        assert prompt is not None and prompt is not asked_before and prompt.isVisible()
+
+    qtbot.waitUntil(asked, timeout=30_000)
+    return window.team.password_prompt
+
+
+def test_a_password_the_server_wants_is_asked_for_in_a_dialog(
+    qtbot,
+    team: Desk,
+    passworded: list[str | None],
+    postgres_server: PostgresServer,
+    team_database: str,
+    tmp_path: Path,
+) -> None:
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(
-        TeamAddress.parse(bobs_address(postgres_server, team_database)), settings, False
-    )
+    address = TeamAddress.parse(bobs_address(postgres_server, team_database))
+    window = MainWindow(address, settings, False)
     qtbot.addWidget(window, before_close_func=lambda w: w.close())
     window.show()
-    qtbot.waitUntil(lambda: window.team.password_prompt is not None, timeout=30_000)
-    prompt = window.team.password_prompt
-    assert prompt.isVisible() and "bob@localhost" in prompt.labelText()
+    prompt = password_prompt(qtbot, window)
+    assert prompt.labelText().startswith("Password for postgresql://bob@localhost")
     assert window.errors.shown == []  # a question, not an error
-    prompt.setTextValue("typed secret")
+    prompt.setTextValue("wrong")
+    prompt.accept()
+    prompt = password_prompt(qtbot, window, asked_before=prompt)
+    assert prompt.labelText().startswith("The server refused the password.")
+    prompt.setTextValue("right")
     with qtbot.waitSignal(window.search_applied, timeout=60_000):
         prompt.accept()
-    assert tried == [None, "typed secret"]
+    assert passworded == [None, "wrong", "right"]
     assert window.model.rowCount() == reading.count(team)
     window.close()
-    assert "typed secret" not in (tmp_path / "settings.ini").read_text(encoding="utf-8")
+    assert "right" not in (tmp_path / "settings.ini").read_text(encoding="utf-8")
+
+
+def test_declining_the_password_says_the_library_could_not_be_opened(
+    qtbot,
+    passworded: list[str | None],
+    postgres_server: PostgresServer,
+    team_database: str,
+    tmp_path: Path,
+) -> None:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    address = TeamAddress.parse(bobs_address(postgres_server, team_database))
+    window = MainWindow(address, settings, False)
+    qtbot.addWidget(window, before_close_func=lambda w: w.close())
+    window.show()
+    prompt = password_prompt(qtbot, window)
+    with qtbot.waitSignal(window.failed):
+        prompt.reject()
+    assert "needs a password" in window.errors.shown[-1]
+    assert "could not be opened" in window.table.placeholder
+    assert passworded == [None]
 
 
 def test_the_connect_dialog_tests_the_connection_and_gives_the_address(
