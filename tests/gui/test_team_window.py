@@ -56,10 +56,16 @@ def team(
     alice.close()
 
 
-def team_window(qtbot, address: str, tmp_path: Path) -> MainWindow:
+def new_window(qtbot, address: str, tmp_path: Path) -> MainWindow:
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     window = MainWindow(TeamAddress.parse(address), settings, offer_demo=False)
     qtbot.addWidget(window, before_close_func=lambda w: w.close())
+    return window
+
+
+def team_window(qtbot, address: str, tmp_path: Path) -> MainWindow:
+    """A window on the team library at `address`, once its papers are listed."""
+    window = new_window(qtbot, address, tmp_path)
     with qtbot.waitSignal(window.search_applied, timeout=60_000):
         window.show()
     return window
@@ -117,10 +123,7 @@ def test_a_password_the_server_wants_is_asked_for_in_a_dialog(
     team_database: str,
     tmp_path: Path,
 ) -> None:
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    address = TeamAddress.parse(bobs_address(postgres_server, team_database))
-    window = MainWindow(address, settings, False)
-    qtbot.addWidget(window, before_close_func=lambda w: w.close())
+    window = new_window(qtbot, bobs_address(postgres_server, team_database), tmp_path)
     window.show()
     prompt = password_prompt(qtbot, window)
     assert prompt.labelText().startswith("Password for postgresql://bob@localhost")
@@ -145,10 +148,7 @@ def test_declining_the_password_says_the_library_could_not_be_opened(
     team_database: str,
     tmp_path: Path,
 ) -> None:
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    address = TeamAddress.parse(bobs_address(postgres_server, team_database))
-    window = MainWindow(address, settings, False)
-    qtbot.addWidget(window, before_close_func=lambda w: w.close())
+    window = new_window(qtbot, bobs_address(postgres_server, team_database), tmp_path)
     window.show()
     prompt = password_prompt(qtbot, window)
     with qtbot.waitSignal(window.failed):
