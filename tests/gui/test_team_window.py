@@ -362,7 +362,9 @@ def test_a_server_that_stops_answering_never_freezes_the_window(
         window.model.refresh_papers(ids)
         window.table.viewport().repaint()  # the rows read again
         slowest = max(slowest, time.perf_counter() - started)
-    assert slowest < 0.1, f"the window froze {slowest:.2f} s"
+    # Selecting and painting take milliseconds; a read waiting on the server would
+    # take the whole 2 s timeout. (The bound is loose for a loaded test machine.)
+    assert slowest < 1.0, f"the window froze {slowest:.2f} s"
     assert window.errors.shown == []
     window.close()
     proxy.stop()
