@@ -204,10 +204,11 @@ def test_others_changes_show_up_live_keeping_the_selection_and_the_note_being_ty
     qtbot, team: Desk, postgres_server: PostgresServer, team_database: str, tmp_path: Path
 ) -> None:
     window = team_window(qtbot, bobs_address(postgres_server, team_database), tmp_path)
-    window.table.selectRow(0)
-    selected = window.table.selected_ids()
+    qtbot.waitUntil(lambda: window.model.rowCount() == reading.count(team), timeout=10_000)
     ids = window.model.ids()
-    other = ids[1]
+    selected, other = ids[:1], ids[1]
+    window.table.select_ids(selected, selected[0])
+    assert window.detail.paper().id == selected[0]
     window.detail.notes.editor.setPlainText("bob is typing")
     tagging.add_tags(team, [selected[0]], ["alice-likes"])
     editing.set_rating(team, [other], 4)
