@@ -230,7 +230,8 @@ def _check_numbers(text: str) -> None:
         if value in ("[", "{"):  # a whoosh range; its parser checks the bounds
             continue
         bare = value.lstrip("<>=")
-        if not bare.isdigit():
+        # isdecimal, not isdigit: superscripts (`year:²`) are digits int() cannot read.
+        if not bare.isdecimal():
             field = match["field"].lower()
             example = "year:2025 or year:2024..2025" if field == "year" else "rating:>=4"
             raise QueryError(f"{field} needs a number, not {bare or 'nothing'!r} (e.g. {example})")

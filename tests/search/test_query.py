@@ -50,6 +50,7 @@ MALFORMED = [
     ("rating:>=high", "rating needs a number"),
     ("year:recent", "year needs a number"),
     ("year:..", "needs a number"),
+    ("year:²", "year needs a number"),  # hypothesis: a digit that int() cannot read
     ("the AND", "nothing to search for"),
 ]
 
