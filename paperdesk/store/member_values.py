@@ -1,0 +1,122 @@
+"""Each member's own note and rating of a paper, in a team library.
+
+A team library is shared by several people, and a note or a rating is one person's
+view of a paper: every member keeps their own (a row per paper and member), and the
+paper's `note` and `rating` read by a client are its member's. Tags, shortlists and
+statuses stay shared. The personal library has one user and keeps the note and rating
+on the paper (notes, paper_state): there `member` is None and nothing here is used.
+
+A row with no rating and no note is removed, so a member's row says they said something.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import ColumnElement, Connection, and_, delete, func, select, update
+
+from paperdesk.core.team_values import MemberNote, TeamValues
+from paperdesk.store.database import SubStore, Write
+from paperdesk.store.tables import chunked, insert_missing, member_values_t, now, papers_t
+
+_t = member_values_t
+
+
+class MemberValueStore(SubStore):
+    """Everyone's values (the library's `members` sub-store); the reader's own come with
+    the paper."""
+
+    def of(self, paper_id: int) -> TeamValues:
+        """Every member's rating and note of one paper (empty in a personal library)."""
+        return self.of_many([paper_id]).get(paper_id, TeamValues())
+
+    def of_many(self, ids: Sequence[int]) -> dict[int, TeamValues]:
+        """Everyone's values of these papers (papers nobody rated or noted left out)."""
+        if self._db.member is None:
+            return {}
+        ratings: dict[int, list[tuple[str, int]]] = defaultdict(list)
+        notes: dict[int, list[MemberNote]] = defaultdict(list)
+        with self._db.read() as connection:
+            for chunk in chunked(list(ids)):
+                query = select(_t).where(_t.c.paper_id.in_(chunk)).order_by(_t.c.member)
+                for row in connection.execute(query):
+                    if row.rating:
+                        ratings[row.paper_id].append((row.member, row.rating))
+                    if row.note:
+                        notes[row.paper_id].append(MemberNote(row.member, row.note, row.noted))
+        return {
+            paper_id: TeamValues(tuple(ratings[paper_id]), tuple(notes[paper_id]))
+            for paper_id in {*ratings, *notes}
+        }
+
+
+def own_values(connection: Connection, ids: list[int], member: str) -> dict[int, tuple[int, str]]:
+    """(rating, note) of these papers by one member; papers they left alone are missing."""
+    query = select(_t.c.paper_id, _t.c.rating, _t.c.note).where(
+        _t.c.paper_id.in_(ids), _t.c.member == member
+    )
+    return {paper_id: (rating, note) for paper_id, rating, note in connection.execute(query)}
+
+
+def own_rating(member: str) -> Any:
+    """A member's rating of the paper in the row, as SQL (0 when unrated): a sort key."""
+    found = (
+        select(_t.c.rating)
+        .where(_t.c.paper_id == papers_t.c.id, _t.c.member == member)
+        .scalar_subquery()
+    )
+    return func.coalesce(found, 0)
+
+
+def own_note(connection: Connection, paper_id: int, member: str) -> str:
+    query = select(_t.c.note).where(_t.c.paper_id == paper_id, _t.c.member == member)
+    return connection.scalar(query) or ""
+
+
+def set_own_ratings(w: Write, ids: Sequence[int], member: str, rating: int) -> list[int]:
+    """Set a member's rating of these (existing) papers; the ids whose rating changed."""
+    changed: list[int] = []
+    for chunk in chunked(list(ids)):
+        before = own_values(w.connection, chunk, member)
+        changing = [i for i in chunk if before.get(i, (0, ""))[0] != rating]
+        if changing:
+            _write(w, changing, member, rating=rating, rated=now())
+        changed += changing
+    return changed
+
+
+def set_own_note(w: Write, paper_id: int, member: str, body: str) -> None:
+    """Set a member's note of a paper (a blank body removes it)."""
+    if not body.strip():
+        _write(w, [paper_id], member, note="", noted=None)
+    elif own_note(w.connection, paper_id, member) != body:
+        _write(w, [paper_id], member, note=body, noted=now())
+
+
+def write_team_values(w: Write, values: dict[int, TeamValues]) -> None:
+    """Set every member's rating and note of these papers as given (an import restoring
+    a team export): members not named keep theirs."""
+    for paper_id, team in values.items():
+        for member, rating in team.ratings:
+            _write(w, [paper_id], member, rating=rating, rated=now())
+        for note in team.notes:
+            _write(w, [paper_id], member=note.member, note=note.body, noted=note.when or now())
+
+
+def _write(w: Write, ids: list[int], member: str, **values: object) -> None:
+    """Set columns of a member's rows of these papers, creating and dropping rows as
+    needed, journaled so the action is undone like any other (and the change log sees
+    whose values changed)."""
+    with w.journal.tracked(_t, _mine(ids, member)):
+        empty = {"rating": 0, "rated": None, "note": "", "noted": None}
+        insert_missing(w.connection, _t, [{"paper_id": i, "member": member, **empty} for i in ids])
+        w.connection.execute(update(_t).where(_mine(ids, member)).values(values))
+        w.connection.execute(
+            delete(_t).where(_mine(ids, member), _t.c.rating == 0, _t.c.note == "")
+        )
+
+
+def _mine(ids: list[int], member: str) -> ColumnElement[bool]:
+    return and_(_t.c.paper_id.in_(ids), _t.c.member == member)
