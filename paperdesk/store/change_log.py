@@ -39,11 +39,13 @@ def record(connection: Connection, generation: int, steps: Sequence[Step]) -> No
     own = _own_values_touched(steps)
     # Two members' values of one paper changed in one action (an import): everyone's.
     ids.update(paper_id for paper_id, members in own.items() if len(members) > 1)
-    rows = [{"generation": generation, "paper_id": i, "member": None} for i in sorted(ids)]
+    rows: list[dict[str, object]] = [
+        {"generation": generation, "paper_id": i, "member": None} for i in sorted(ids)
+    ]
     rows += [
-        {"generation": generation, "paper_id": paper_id, "member": member}
-        for paper_id, (member,) in sorted(own.items())
-        if paper_id not in ids
+        {"generation": generation, "paper_id": paper_id, "member": min(members)}
+        for paper_id, members in sorted(own.items())
+        if paper_id not in ids  # one member's own values alone
     ]
     for chunk in chunked(rows):
         connection.execute(insert(change_log_t), chunk)

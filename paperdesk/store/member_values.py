@@ -12,11 +12,13 @@ A row with no rating and no note is removed, so a member's row says they said so
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, Connection, and_, delete, func, select, update
 
+from paperdesk.core.models import UserData
 from paperdesk.core.team_values import MemberNote, TeamValues
 from paperdesk.store.database import SubStore, Write
 from paperdesk.store.tables import chunked, insert_missing, member_values_t, now, papers_t
@@ -25,31 +27,29 @@ _t = member_values_t
 
 
 class MemberValueStore(SubStore):
-    """Everyone's values (the library's `members` sub-store); the reader's own come with
-    the paper."""
+    """Everyone's values (the library's `members` sub-store); a paper read from a team
+    library carries them too (`Paper.team`), and its note and rating are the reader's."""
 
     def of(self, paper_id: int) -> TeamValues:
         """Every member's rating and note of one paper (empty in a personal library)."""
-        return self.of_many([paper_id]).get(paper_id, TeamValues())
-
-    def of_many(self, ids: Sequence[int]) -> dict[int, TeamValues]:
-        """Everyone's values of these papers (papers nobody rated or noted left out)."""
-        if self._db.member is None:
-            return {}
-        ratings: dict[int, list[tuple[str, int]]] = defaultdict(list)
-        notes: dict[int, list[MemberNote]] = defaultdict(list)
         with self._db.read() as connection:
-            for chunk in chunked(list(ids)):
-                query = select(_t).where(_t.c.paper_id.in_(chunk)).order_by(_t.c.member)
-                for row in connection.execute(query):
-                    if row.rating:
-                        ratings[row.paper_id].append((row.member, row.rating))
-                    if row.note:
-                        notes[row.paper_id].append(MemberNote(row.member, row.note, row.noted))
-        return {
-            paper_id: TeamValues(tuple(ratings[paper_id]), tuple(notes[paper_id]))
-            for paper_id in {*ratings, *notes}
-        }
+            return team_values(connection, [paper_id]).get(paper_id, TeamValues())
+
+
+def team_values(connection: Connection, ids: list[int]) -> dict[int, TeamValues]:
+    """Everyone's values of these papers (papers nobody rated or noted left out)."""
+    ratings: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    notes: dict[int, list[MemberNote]] = defaultdict(list)
+    query = select(_t).where(_t.c.paper_id.in_(ids)).order_by(_t.c.member)
+    for row in connection.execute(query):
+        if row.rating:
+            ratings[row.paper_id].append((row.member, row.rating))
+        if row.note:
+            notes[row.paper_id].append(MemberNote(row.member, row.note, row.noted))
+    return {
+        paper_id: TeamValues(tuple(ratings[paper_id]), tuple(notes[paper_id]))
+        for paper_id in {*ratings, *notes}
+    }
 
 
 def own_values(connection: Connection, ids: list[int], member: str) -> dict[int, tuple[int, str]]:
@@ -95,14 +95,61 @@ def set_own_note(w: Write, paper_id: int, member: str, body: str) -> None:
         _write(w, [paper_id], member, note=body, noted=now())
 
 
-def write_team_values(w: Write, values: dict[int, TeamValues]) -> None:
-    """Set every member's rating and note of these papers as given (an import restoring
-    a team export): members not named keep theirs."""
-    for paper_id, team in values.items():
-        for member, rating in team.ratings:
-            _write(w, [paper_id], member, rating=rating, rated=now())
-        for note in team.notes:
-            _write(w, [paper_id], member=note.member, note=note.body, noted=note.when or now())
+def import_member_values(w: Write, user: Mapping[int, UserData], member: str) -> None:
+    """The notes and ratings an imported file gives papers, as members' own: everyone's
+    from a team library's export (`UserData.team`), else the importing member's. As an
+    import does for the personal library, a member's rating or note is filled only
+    where they had none."""
+    given: dict[tuple[int, str], tuple[int, str, datetime | None]] = {}
+    for paper_id, data in user.items():
+        if data.team is not None:
+            for name, rating in data.team.ratings:
+                given[paper_id, name] = (rating, "", None)
+            for note in data.team.notes:
+                rating = given.get((paper_id, note.member), (0, "", None))[0]
+                given[paper_id, note.member] = (rating, note.body, note.when)
+        elif data.rating or data.note:
+            given[paper_id, member] = (data.rating or 0, data.note, None)
+    ids = sorted({paper_id for paper_id, _ in given})
+    for chunk in chunked(ids):
+        with w.journal.tracked(_t, _t.c.paper_id.in_(chunk)):
+            _fill(w.connection, {key: v for key, v in given.items() if key[0] in set(chunk)})
+
+
+def _fill(
+    connection: Connection, given: dict[tuple[int, str], tuple[int, str, datetime | None]]
+) -> None:
+    query = select(_t.c.paper_id, _t.c.member, _t.c.rating, _t.c.note)
+    ids = list({paper_id for paper_id, _ in given})
+    present = {
+        (p, m): (r, n) for p, m, r, n in connection.execute(query.where(_t.c.paper_id.in_(ids)))
+    }
+    stamp = now()
+    rows = []
+    for (paper_id, member), (rating, note, noted) in given.items():
+        had_rating, had_note = present.get((paper_id, member), (0, ""))
+        rating = had_rating or rating
+        note = had_note or note
+        rows.append(
+            {
+                "paper_id": paper_id,
+                "member": member,
+                "rating": rating,
+                "rated": stamp if rating and not had_rating else None,
+                "note": note,
+                "noted": (noted or stamp) if note and not had_note else None,
+            }
+        )
+    changed = [
+        row
+        for row in rows
+        if (row["rating"], row["note"]) != present.get((row["paper_id"], row["member"]))
+    ]
+    insert_missing(connection, _t, [{**row, "rating": 0, "note": ""} for row in changed])
+    for row in changed:
+        values = {k: row[k] for k in ("rating", "rated", "note", "noted") if row[k] is not None}
+        where = and_(_t.c.paper_id == row["paper_id"], _t.c.member == row["member"])
+        connection.execute(update(_t).where(where).values(values))
 
 
 def _write(w: Write, ids: list[int], member: str, **values: object) -> None:

@@ -32,11 +32,12 @@ from paperdesk.core.evidence import Evidence, evidence_of
 from paperdesk.core.fields import Field, FieldType
 from paperdesk.core.models import Annotation, Identifiers, Paper, Status
 from paperdesk.core.rules import check_rating, clean_title, rating_label
+from paperdesk.core.team_values import TeamValues
 from paperdesk.core.text import normalise_for_matching
 from paperdesk.store.bulk import Groups, chosen_ids, missing_ids, read_groups
 from paperdesk.store.database import SubStore, Write
 from paperdesk.store.journal import Journal, Step
-from paperdesk.store.member_values import own_rating, own_values, set_own_ratings
+from paperdesk.store.member_values import own_rating, own_values, set_own_ratings, team_values
 from paperdesk.store.tables import (
     annotations_t,
     authors_t,
@@ -495,6 +496,7 @@ def load_papers(
     )
     annotations = annotations_by_paper(connection, ids)
     own = own_values(connection, ids, member) if member is not None else None
+    teams = team_values(connection, ids) if member is not None else {}
     result: dict[int, Paper] = {}
     query = (
         select(papers_t, state_t.c.status, state_t.c.rating, state_t.c.updated)
@@ -526,5 +528,6 @@ def load_papers(
             note=note,
             raw_fields=tuple(tuple(pair) for pair in json.loads(row.raw_fields or "[]")),
             annotations=tuple(annotations.get(row.id, ())),
+            team=None if member is None else teams.get(row.id, TeamValues()),
         )
     return result
