@@ -23,6 +23,12 @@ class TeamValues:
 
     ratings: tuple[tuple[str, int], ...] = ()
     notes: tuple[MemberNote, ...] = ()
+    #: The member reading them (whose own note is the paper's `note`).
+    reader: str = ""
+
+    def others_notes(self) -> tuple[MemberNote, ...]:
+        """Everyone's notes but the reader's own."""
+        return tuple(note for note in self.notes if note.member != self.reader)
 
     @property
     def count(self) -> int:

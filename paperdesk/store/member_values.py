@@ -33,11 +33,13 @@ class MemberValueStore(SubStore):
     def of(self, paper_id: int) -> TeamValues:
         """Every member's rating and note of one paper (empty in a personal library)."""
         with self._db.read() as connection:
-            return team_values(connection, [paper_id]).get(paper_id, TeamValues())
+            found = team_values(connection, [paper_id], self._db.member or "")
+        return found.get(paper_id, TeamValues(reader=self._db.member or ""))
 
 
-def team_values(connection: Connection, ids: list[int]) -> dict[int, TeamValues]:
-    """Everyone's values of these papers (papers nobody rated or noted left out)."""
+def team_values(connection: Connection, ids: list[int], reader: str) -> dict[int, TeamValues]:
+    """Everyone's values of these papers as `reader` sees them (papers nobody rated or
+    noted left out)."""
     ratings: dict[int, list[tuple[str, int]]] = defaultdict(list)
     notes: dict[int, list[MemberNote]] = defaultdict(list)
     query = select(_t).where(_t.c.paper_id.in_(ids)).order_by(_t.c.member)
@@ -47,7 +49,7 @@ def team_values(connection: Connection, ids: list[int]) -> dict[int, TeamValues]
         if row.note:
             notes[row.paper_id].append(MemberNote(row.member, row.note, row.noted))
     return {
-        paper_id: TeamValues(tuple(ratings[paper_id]), tuple(notes[paper_id]))
+        paper_id: TeamValues(tuple(ratings[paper_id]), tuple(notes[paper_id]), reader)
         for paper_id in {*ratings, *notes}
     }
 

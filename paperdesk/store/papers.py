@@ -496,7 +496,7 @@ def load_papers(
     )
     annotations = annotations_by_paper(connection, ids)
     own = own_values(connection, ids, member) if member is not None else None
-    teams = team_values(connection, ids) if member is not None else {}
+    teams = team_values(connection, ids, member) if member is not None else {}
     result: dict[int, Paper] = {}
     query = (
         select(papers_t, state_t.c.status, state_t.c.rating, state_t.c.updated)
@@ -528,6 +528,6 @@ def load_papers(
             note=note,
             raw_fields=tuple(tuple(pair) for pair in json.loads(row.raw_fields or "[]")),
             annotations=tuple(annotations.get(row.id, ())),
-            team=None if member is None else teams.get(row.id, TeamValues()),
+            team=None if member is None else teams.get(row.id, TeamValues(reader=member)),
         )
     return result

@@ -104,14 +104,36 @@ def test_two_edits_of_one_field_the_last_wins_and_the_first_stays_in_history(
     ]
 
 
-def test_an_append_to_a_note_never_loses_another_clients_paragraph(
+def test_notes_are_each_members_own_and_nobodys_paragraph_is_lost(
     seeded: Desk, client: Client
 ) -> None:
     bob = client("bob")
     notes.append_note(seeded, 9, "alice: strong baseline")
     notes.append_note(bob, 9, "bob: weak ablations")
-    body = seeded.library.papers.get(9).note
-    assert "alice: strong baseline" in body and "bob: weak ablations" in body
+    notes.append_note(client("bob"), 9, "bob: from his other laptop")
+    assert seeded.library.papers.get(9).note == "alice: strong baseline"
+    assert bob.library.papers.get(9).note == ("bob: weak ablations\n\nbob: from his other laptop")
+    team = seeded.library.papers.get(9).team
+    assert team is not None
+    assert [(n.member, n.body.splitlines()[0]) for n in team.notes] == [
+        ("alice", "alice: strong baseline"),
+        ("bob", "bob: weak ablations"),
+    ]
+
+
+def test_each_member_searches_their_own_ratings_and_notes(seeded: Desk, client: Client) -> None:
+    bob = client("bob")
+    editing.set_rating(seeded, [4], 4)
+    editing.set_rating(bob, [4], 2)
+    notes.set_note(bob, 5, "wombat")
+    assert searching.find_ids(seeded, "rating:>=4").ids == [4]
+    assert searching.find_ids(bob, "rating:>=4").ids == []
+    assert searching.find_ids(bob, "rating:2").ids == [4]
+    assert searching.find_ids(bob, "note:wombat").ids == [5]
+    assert searching.find_ids(seeded, "note:wombat").ids == []
+    for desk in (seeded, bob):
+        team = desk.library.papers.get(4).team
+        assert team is not None and (team.average, team.count) == (3.0, 2)
 
 
 def test_a_client_catches_up_with_the_others_changes_and_finds_them(
@@ -126,10 +148,12 @@ def test_a_client_catches_up_with_the_others_changes_and_finds_them(
 
     reindexed = team_index.catch_up(bob)
 
-    assert reindexed == 5  # 11, 12, 13, 14 and the deleted 15: nothing else
+    # 11, 12, 13 and the deleted 15: alice's own note of 14 is not in bob's index.
+    assert reindexed == 4
     assert sorted(searching.find_ids(bob, "tag:to-discuss").ids) == [11, 12]
     assert sorted(searching.find_ids(bob, 'in:"Reading group"').ids) == [12, 13]
-    assert searching.find_ids(bob, "quokka").ids == [14]
+    assert searching.find_ids(bob, "quokka").ids == []
+    assert searching.find_ids(seeded, "quokka").ids == [14]
     assert 15 not in bob.index.indexed_ids()
 
 
