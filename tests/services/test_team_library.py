@@ -3,6 +3,7 @@ clients, each with its own local search index (tests/postgres_server.py starts i
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -10,9 +11,11 @@ import pytest
 
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.models import Status
+from paperdesk.core.scope import Scope
 from paperdesk.core.team_url import TeamAddress
 from paperdesk.services import (
     editing,
+    exporting,
     history,
     importing,
     notes,
@@ -193,3 +196,48 @@ def test_an_unreachable_server_is_one_line_without_the_password(
     message = str(caught.value)
     assert "cannot be reached" in message and "alice:***@localhost:1/nothing" in message
     assert "s3cret" not in message and "\n" not in message
+
+
+def test_a_json_lines_export_carries_every_members_values_back(
+    seeded: Desk,
+    client: Client,
+    postgres_server: PostgresServer,
+    tmp_path: Path,
+) -> None:
+    bob = client("bob")
+    editing.set_rating(seeded, [2], 4)
+    editing.set_rating(bob, [2], 2)
+    notes.set_note(seeded, 3, "alice: read it")
+    notes.set_note(bob, 3, "bob: skip it")
+    exported = tmp_path / "team.jsonl"
+    exporting.export(seeded, Scope(), exported, "jsonl")
+    items = [json.loads(line) for line in exported.read_text(encoding="utf-8").splitlines()]
+    (item,) = [i for i in items if i["title"] == seeded.library.papers.get(2).title]
+    assert (item["rating"], item["team"]["average"]) == (4, 3.0)
+
+    # Into another team library: every member's note and rating, as they were.
+    database = postgres_server.create_database()
+    Desk.open_team(TeamAddress.parse(postgres_server.url(database, "alice"))).close()  # owner
+    with Desk.open_team(TeamAddress.parse(postgres_server.url(database, "carol"))) as carol:
+        assert not importing.import_files(carol, [exported]).failed
+        (two, three) = carol.library.papers.get_many(ids_of_titles(carol, seeded, [2, 3]))
+        assert two.team is not None and two.team.ratings == (("alice", 4), ("bob", 2))
+        assert two.rating == 0  # carol has not rated it
+        assert three.team is not None
+        assert [(n.member, n.body) for n in three.team.notes] == [
+            ("alice", "alice: read it"),
+            ("bob", "bob: skip it"),
+        ]
+        alice_note = next(n for n in three.team.notes if n.member == "alice")
+        assert alice_note.when == seeded.library.papers.get(3).team.notes[0].when  # type: ignore[union-attr]
+    # Into a personal library: the exporting member's own.
+    with Desk.open(tmp_path / "personal") as personal:
+        assert not importing.import_files(personal, [exported]).failed
+        (two, three) = personal.library.papers.get_many(ids_of_titles(personal, seeded, [2, 3]))
+        assert (two.rating, three.note, two.team) == (4, "alice: read it", None)
+
+
+def ids_of_titles(desk: Desk, source: Desk, ids: list[int]) -> list[int]:
+    """The ids in `desk` of the papers `source` holds as `ids` (matched by title)."""
+    by_title = {p.title: p.id for p in desk.library.papers.get_many(searching.find_ids(desk).ids)}
+    return [by_title[p.title] for p in source.library.papers.get_many(ids)]
