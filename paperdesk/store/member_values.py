@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, and_, delete, func, select, update
+from sqlalchemy import ColumnElement, Connection, and_, delete, func, insert, select, update
 
 from paperdesk.core.models import UserData
 from paperdesk.core.team_values import MemberNote, TeamValues
@@ -152,6 +152,33 @@ def _fill(
         values = {k: row[k] for k in ("rating", "rated", "note", "noted") if row[k] is not None}
         where = and_(_t.c.paper_id == row["paper_id"], _t.c.member == row["member"])
         connection.execute(update(_t).where(where).values(values))
+
+
+def fold_member_values(connection: Connection, survivor: int, others: list[int]) -> None:
+    """Merging duplicates in a team library: each member keeps one rating and note of
+    the survivor, their own (the best rating; the notes joined, the survivor's first)."""
+    rows = connection.execute(select(_t).where(_t.c.paper_id.in_([survivor, *others])))
+    by_member: dict[str, list[Any]] = defaultdict(list)
+    for row in rows:
+        by_member[row.member].append(row)
+    connection.execute(delete(_t).where(_t.c.paper_id.in_([survivor, *others])))
+    folded = []
+    for member, found in by_member.items():
+        found.sort(key=lambda row: row.paper_id != survivor)  # the survivor's first
+        best = max(found, key=lambda row: row.rating)
+        notes = [row for row in found if row.note]
+        folded.append(
+            {
+                "paper_id": survivor,
+                "member": member,
+                "rating": best.rating,
+                "rated": best.rated,
+                "note": "\n\n".join(dict.fromkeys(row.note for row in notes)),
+                "noted": max((row.noted for row in notes if row.noted), default=None),
+            }
+        )
+    if folded:
+        connection.execute(insert(_t), folded)
 
 
 def _write(w: Write, ids: list[int], member: str, **values: object) -> None:

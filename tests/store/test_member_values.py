@@ -13,6 +13,7 @@ from sqlalchemy import text
 from paperdesk.core.models import PaperRecord
 from paperdesk.store.db import make_engine
 from paperdesk.store.library import Library
+from paperdesk.store.merges import PaperMerge
 from paperdesk.store.migrate import alembic_config
 from tests.postgres_server import PostgresServer
 
@@ -184,3 +185,21 @@ def test_0005_gives_a_team_librarys_shared_values_to_their_last_writer(
         assert bob.papers.get(1).status.value == "read"  # shared fields stay shared
     finally:
         bob.close()
+
+
+def test_merging_duplicates_keeps_each_members_own_values(team: dict[str, Library]) -> None:
+    alice, bob = team["alice"], team["bob"]
+    (kept, folded) = add_papers(alice, 2)
+    alice.papers.set_rating([kept], 3)
+    bob.papers.set_rating([folded], 5)
+    bob.notes.set(kept, "first look")
+    bob.notes.set(folded, "second look")
+    alice.merges.merge([PaperMerge(kept, (folded,), {}, "")], "Merge duplicates")
+    values = bob.members.of(kept)
+    assert values.ratings == (("alice", 3), ("bob", 5))
+    assert [(n.member, n.body) for n in values.notes] == [("bob", "first look\n\nsecond look")]
+    stats = bob.stats.library_stats()
+    assert (stats.rated, stats.with_notes) == (1, 1)
+    assert alice.history.undo() is not None
+    assert bob.papers.get(folded).rating == 5 and bob.papers.get(folded).note == "second look"
+    assert bob.papers.get(kept).note == "first look"
