@@ -62,11 +62,11 @@ def own_values(connection: Connection, ids: list[int], member: str) -> dict[int,
     return {paper_id: (rating, note) for paper_id, rating, note in connection.execute(query)}
 
 
-def own_rating(member: str) -> Any:
-    """A member's rating of the paper in the row, as SQL (0 when unrated): a sort key."""
+def own_rating(member: str, paper_id: Any = papers_t.c.id) -> Any:
+    """A member's rating of the row's paper (`paper_id`), as SQL (0 when unrated)."""
     found = (
         select(_t.c.rating)
-        .where(_t.c.paper_id == papers_t.c.id, _t.c.member == member)
+        .where(_t.c.paper_id == paper_id, _t.c.member == member)
         .scalar_subquery()
     )
     return func.coalesce(found, 0)

@@ -10,7 +10,7 @@ import pytest
 from alembic import command
 from sqlalchemy import text
 
-from paperdesk.core.models import PaperRecord
+from paperdesk.core.models import PaperRecord, Status
 from paperdesk.store.db import make_engine
 from paperdesk.store.library import Library
 from paperdesk.store.merges import PaperMerge
@@ -203,3 +203,15 @@ def test_merging_duplicates_keeps_each_members_own_values(team: dict[str, Librar
     assert alice.history.undo() is not None
     assert bob.papers.get(folded).rating == 5 and bob.papers.get(folded).note == "second look"
     assert bob.papers.get(kept).note == "first look"
+
+
+def test_the_ranking_learns_from_the_members_own_ratings(team: dict[str, Library]) -> None:
+    alice, bob = team["alice"], team["bob"]
+    (paper, other) = add_papers(alice, 2)
+    bob.papers.set_rating([paper], 5)
+    assert list(bob.triage.judged()) == [(paper, Status.NEW, 5)]
+    assert list(alice.triage.judged()) == []
+    assert list(alice.triage.judged([paper, other])) == [
+        (paper, Status.NEW, 0),
+        (other, Status.NEW, 0),
+    ]
