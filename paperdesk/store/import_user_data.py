@@ -64,9 +64,9 @@ def write_user_data(
         _link_tags(w, user, tag_ids)
         if member is None:
             _write_notes(w, user)
+        _append_to_shortlists(w, user, list_ids)
     if member is not None:
         import_member_values(w, user, member)
-        _append_to_shortlists(w, user, list_ids)
 
 
 def _ensure(table: Table, names: list[str], colours: Mapping[str, str], w: Write) -> dict[str, int]:
