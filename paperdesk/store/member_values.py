@@ -16,7 +16,17 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, and_, delete, func, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    and_,
+    bindparam,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 
 from paperdesk.core.models import UserData
 from paperdesk.core.team_values import MemberNote, TeamValues
@@ -24,6 +34,8 @@ from paperdesk.store.database import SubStore, Write
 from paperdesk.store.tables import chunked, insert_missing, member_values_t, now, papers_t
 
 _t = member_values_t
+#: (paper, member) -> the rating, note and note's time an import gives them.
+Given = dict[tuple[int, str], tuple[int, str, datetime | None]]
 
 
 class MemberValueStore(SubStore):
@@ -102,7 +114,7 @@ def import_member_values(w: Write, user: Mapping[int, UserData], member: str) ->
     from a team library's export (`UserData.team`), else the importing member's. As an
     import does for the personal library, a member's rating or note is filled only
     where they had none."""
-    given: dict[tuple[int, str], tuple[int, str, datetime | None]] = {}
+    given: Given = {}
     for paper_id, data in user.items():
         if data.team is not None:
             for name, rating in data.team.ratings:
@@ -114,44 +126,40 @@ def import_member_values(w: Write, user: Mapping[int, UserData], member: str) ->
             given[paper_id, member] = (data.rating or 0, data.note, None)
     ids = sorted({paper_id for paper_id, _ in given})
     for chunk in chunked(ids):
+        wanted = set(chunk)
         with w.journal.tracked(_t, _t.c.paper_id.in_(chunk)):
-            _fill(w.connection, {key: v for key, v in given.items() if key[0] in set(chunk)})
+            _fill(w.connection, {key: v for key, v in given.items() if key[0] in wanted})
 
 
-def _fill(
-    connection: Connection, given: dict[tuple[int, str], tuple[int, str, datetime | None]]
-) -> None:
-    query = select(_t.c.paper_id, _t.c.member, _t.c.rating, _t.c.note)
+def _fill(connection: Connection, given: Given) -> None:
+    """Each (paper, member)'s rating and note where they have none: one executemany."""
+    columns = (_t.c.paper_id, _t.c.member, _t.c.rating, _t.c.rated, _t.c.note, _t.c.noted)
     ids = list({paper_id for paper_id, _ in given})
     present = {
-        (p, m): (r, n) for p, m, r, n in connection.execute(query.where(_t.c.paper_id.in_(ids)))
+        (row.paper_id, row.member): row
+        for row in connection.execute(select(*columns).where(_t.c.paper_id.in_(ids)))
     }
     stamp = now()
     rows = []
     for (paper_id, member), (rating, note, noted) in given.items():
-        had_rating, had_note = present.get((paper_id, member), (0, ""))
-        rating = had_rating or rating
-        note = had_note or note
-        rows.append(
-            {
-                "paper_id": paper_id,
-                "member": member,
-                "rating": rating,
-                "rated": stamp if rating and not had_rating else None,
-                "note": note,
-                "noted": (noted or stamp) if note and not had_note else None,
-            }
+        had = present.get((paper_id, member))
+        row = {"key_paper": paper_id, "key_member": member, "rating": rating, "rated": stamp}
+        row |= {"note": note, "noted": (noted or stamp) if note else None}
+        if had is not None and had.rating:
+            row |= {"rating": had.rating, "rated": had.rated}
+        if had is not None and had.note:
+            row |= {"note": had.note, "noted": had.noted}
+        if had is None or (row["rating"], row["note"]) != (had.rating, had.note):
+            rows.append(row)
+    empty = {"rating": 0, "note": ""}
+    news = [{"paper_id": r["key_paper"], "member": r["key_member"], **empty} for r in rows]
+    insert_missing(connection, _t, news)
+    if rows:
+        where = and_(
+            _t.c.paper_id == bindparam("key_paper"), _t.c.member == bindparam("key_member")
         )
-    changed = [
-        row
-        for row in rows
-        if (row["rating"], row["note"]) != present.get((row["paper_id"], row["member"]))
-    ]
-    insert_missing(connection, _t, [{**row, "rating": 0, "note": ""} for row in changed])
-    for row in changed:
-        values = {k: row[k] for k in ("rating", "rated", "note", "noted") if row[k] is not None}
-        where = and_(_t.c.paper_id == row["paper_id"], _t.c.member == row["member"])
-        connection.execute(update(_t).where(where).values(values))
+        names = ("rating", "rated", "note", "noted")
+        connection.execute(update(_t).where(where).values({n: bindparam(n) for n in names}), rows)
 
 
 def fold_member_values(connection: Connection, survivor: int, others: list[int]) -> None:

@@ -10,7 +10,8 @@ import pytest
 from alembic import command
 from sqlalchemy import text
 
-from paperdesk.core.models import PaperRecord, Status
+from paperdesk.core.models import PaperRecord, Status, UserData
+from paperdesk.core.team_values import MemberNote, TeamValues
 from paperdesk.store.db import make_engine
 from paperdesk.store.library import Library
 from paperdesk.store.merges import PaperMerge
@@ -215,3 +216,29 @@ def test_the_ranking_learns_from_the_members_own_ratings(team: dict[str, Library
         (paper, Status.NEW, 0),
         (other, Status.NEW, 0),
     ]
+
+
+def test_an_import_gives_the_importer_or_each_member_their_own_values(
+    team: dict[str, Library],
+) -> None:
+    alice, bob = team["alice"], team["bob"]
+    given = UserData(rating=4, note="bob's")  # -1: the first new paper, as import plans say
+    (mine,) = bob.imports.commit("Import", [PaperRecord(title="Rated")], user={-1: given})
+    assert (bob.papers.get(mine).rating, bob.papers.get(mine).note) == (4, "bob's")
+    assert (alice.papers.get(mine).rating, alice.papers.get(mine).note) == (0, "")
+    # A team export's values: every member's, filled only where they had none.
+    alice.notes.set(mine, "alice's own")
+    exported = TeamValues(
+        ratings=(("alice", 2), ("carol", 5)),
+        notes=(MemberNote("alice", "from the file", None), MemberNote("carol", "c", None)),
+    )
+    bob.imports.commit("Import", [], user={mine: UserData(team=exported)})
+    values = alice.members.of(mine)
+    assert values.ratings == (("alice", 2), ("bob", 4), ("carol", 5))
+    assert [(n.member, n.body) for n in values.notes] == [
+        ("alice", "alice's own"),
+        ("bob", "bob's"),
+        ("carol", "c"),
+    ]
+    assert alice.history.undo() is not None  # the second import, every member's values
+    assert alice.members.of(mine).ratings == (("bob", 4),)
