@@ -11,11 +11,14 @@ from typing import Any
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.models import MAX_RATING, Paper
+from paperdesk.core.team_values import TeamValues
+from paperdesk.formats.team_json import team_json
 from paperdesk.text import to_plain
 
 
 def paper_json(paper: Paper) -> dict[str, Any]:
-    return {
+    """A paper for `--json`; a team library's adds `team`, everyone's values."""
+    item = {
         "id": paper.id,
         "title": paper.title,
         "title_is_derived": paper.title_is_derived,
@@ -35,6 +38,9 @@ def paper_json(paper: Paper) -> dict[str, Any]:
         "citation_key": paper.citation_key,
         "added": paper.added.isoformat(),
     }
+    if paper.team is not None:
+        item["team"] = team_json(paper.team)
+    return item
 
 
 def print_json(value: object, indent: int | None = 2) -> None:
@@ -94,6 +100,17 @@ def print_paper_detail(paper: Paper) -> None:
     if paper.note:
         print("\nNote:")
         print(textwrap.indent(paper.note, "  "))
+    if paper.team is not None:
+        print_team(paper.team)
+
+
+def print_team(team: TeamValues) -> None:
+    """A team library's view of a paper: the average rating and everyone's notes."""
+    print(f"\nTeam:      {team.summary()}")
+    for note in team.notes:
+        when = f" ({note.when:%Y-%m-%d %H:%M})" if note.when else ""
+        print(f"  {note.member}{when}:")
+        print(textwrap.indent(note.body, "    "))
 
 
 def tell(message: str) -> None:

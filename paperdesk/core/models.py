@@ -11,6 +11,8 @@ import enum
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from paperdesk.core.team_values import TeamValues
+
 
 class Status(enum.StrEnum):
     """Where a paper stands in the user's triage."""
@@ -63,6 +65,8 @@ class UserData:
     rating: int | None = None
     status: Status | None = None
     shortlists: tuple[str, ...] = ()
+    #: Every member's rating and note, from a team library's export.
+    team: TeamValues | None = None
 
     @property
     def is_empty(self) -> bool:
@@ -139,6 +143,9 @@ class Paper:
     note: str = ""
     raw_fields: tuple[tuple[str, str], ...] = ()
     annotations: tuple[Annotation, ...] = ()
+    #: Everyone's ratings and notes in a team library (`rating` and `note` are the
+    #: reader's own); None in a personal library.
+    team: TeamValues | None = None
 
     @property
     def first_author_label(self) -> str:

@@ -26,6 +26,7 @@ from paperdesk.core.identifiers import identifiers_from
 from paperdesk.core.models import PaperRecord, UserData
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
 from paperdesk.formats.csv_reader import split_authors
+from paperdesk.formats.team_json import parse_team
 from paperdesk.formats.user_data import (
     Warn,
     parse_colours,
@@ -238,6 +239,7 @@ def _user_data(item: dict[str, Any], warn: Warn) -> UserData:
         rating=None if rating is None else parse_rating(_raw(rating), "rating", warn),
         status=triage_status(_text(item.get("status"))),
         shortlists=_names(item.get("shortlists")),
+        team=parse_team(item.get("team"), warn),
     )
 
 

@@ -3,7 +3,9 @@
 This is the interchange format for scripts and other tools (`venue, year, title,
 authors, abstract, url, openreview_id, doi, arxiv`), followed by the paper's key and
 the user's data (`citation_key, title_is_derived, status, rating, tags, tag_colours,
-shortlists, note`), which json_reader reads back. It is not the backup of a whole
+shortlists, note`), which json_reader reads back; a team library's papers add `team`,
+every member's rating and note (formats/team_json.py), `rating` and `note` being the
+exporting member's own. It is not the backup of a whole
 library (see formats.backup): saved searches, history and import batches are not in
 it. Every object has every key, `null` (or an empty list) where a paper has no value,
 as in `corpus.jsonl`. Titles, authors and venues are written as a reader sees them (the
@@ -22,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
 from paperdesk.core.models import Paper, PaperRecord
+from paperdesk.formats.team_json import team_json
 from paperdesk.text import protect_markup
 
 # One encoder for all: json.dumps with options builds one per call (see json_reader).
@@ -72,12 +75,14 @@ def json_record(
     if isinstance(paper, Paper):
         status, rating, note = paper.status.value, paper.rating or None, paper.note
         tags, shortlists, colours = paper.tags, paper.shortlists, dict(tag_colours)
+        team = paper.team
     else:
         user = paper.user
         status = user.status.value if user.status else None
         rating, note = user.rating, user.note
         tags, shortlists, colours = user.tags, user.shortlists, dict(user.tag_colours)
-    return {
+        team = user.team
+    record = {
         "venue": protect_markup(paper.venue) if paper.venue else None,
         "year": paper.year,
         "title": protect_markup(paper.title),
@@ -96,3 +101,6 @@ def json_record(
         "shortlists": list(shortlists),
         "note": note or None,
     }
+    if team is not None:
+        record["team"] = team_json(team)
+    return record

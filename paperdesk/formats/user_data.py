@@ -19,6 +19,7 @@ from functools import lru_cache
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.models import MAX_RATING, Paper, Status, UserData
 from paperdesk.core.rules import SHORTLIST, TAG, clean_name
+from paperdesk.core.team_values import TeamValues
 
 #: What joins names in one cell or field: tag names may not hold a comma, shortlist
 #: names hold anything but this.
@@ -102,6 +103,7 @@ def user_data(
     rating: int | None = None,
     status: Status | None = None,
     shortlists: Sequence[str] = (),
+    team: TeamValues | None = None,
 ) -> UserData:
     """A UserData with the note trimmed and names as the library keeps them (blanks
     trimmed around each `/` level, repeats dropped); a name the library would refuse
@@ -118,6 +120,7 @@ def user_data(
         rating=rating,
         status=status,
         shortlists=_valid_names(shortlists, SHORTLIST, warn),
+        team=team,
     )
 
 

@@ -35,6 +35,7 @@ from paperdesk.gui.resources import icon
 from paperdesk.gui.sidebar import STATUS_LABELS
 from paperdesk.gui.star_rating import StarRating
 from paperdesk.gui.tag_chips import TagChips
+from paperdesk.gui.team_section import TeamSection
 from paperdesk.gui.triage_bars import HighlightBar
 from paperdesk.services.rendering import abstract_html, passage_at
 from paperdesk.text import to_html
@@ -167,6 +168,7 @@ class SinglePaperView(QWidget):
         self.stars = StarRating()
         self.status = StatusChooser()
         self.tags = TagChips()
+        self.team = TeamSection()  # a team library's average rating and others' notes
         self.abstract = wrapping_label("detailAbstract", rich=True)
         self.abstract.setAccessibleName("Abstract")
         # Marked passages, each with a link that removes it (issue 10).
@@ -186,6 +188,7 @@ class SinglePaperView(QWidget):
         layout.addWidget(self.meta)
         layout.addLayout(controls)
         layout.addWidget(self.tags)
+        layout.addWidget(self.team)
         layout.addWidget(section_label("Abstract"))
         layout.addWidget(self.abstract)
         layout.addWidget(self.marks)
@@ -308,6 +311,7 @@ class DetailPane(QSplitter):
         view.stars.set_rating(paper.rating)
         view.status.set_status(paper.status)
         view.tags.set_tags(paper.tags, tag_colours)
+        view.team.show_team(paper.team)
         self._render_abstract()
         self.pages.setCurrentWidget(view)
         if not same_paper:

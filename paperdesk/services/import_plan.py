@@ -290,4 +290,5 @@ def _combined(first: UserData, second: UserData) -> UserData:
         rating=first.rating if first.rating is not None else second.rating,
         status=first.status if first.status is not None else second.status,
         shortlists=tuple(dict.fromkeys((*first.shortlists, *second.shortlists))),
+        team=first.team or second.team,
     )

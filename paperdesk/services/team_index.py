@@ -64,7 +64,8 @@ def catch_up(desk: Desk, progress: Callable[[int, int], None] | None = None) -> 
         indexing.rebuild(library, index, progress)
         _remember(desk, target)
         return library.papers.count()
-    ids = library.changes.papers_since(cursor or 0, target)
+    # Others' own notes and ratings are not in this index (only this member's are).
+    ids = library.changes.papers_since(cursor or 0, target, library.member)
     indexing.sync_changes(library, index, Changes(paper_ids=frozenset(ids)))
     _remember(desk, target)
     return len(ids)

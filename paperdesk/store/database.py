@@ -40,6 +40,10 @@ class Database:
         self.engine = engine
         self.actor = actor or _current_user()
         self.recorder = recorder
+        #: Whose own notes and ratings this program reads and writes: the actor in a
+        #: team library (store/member_values.py); None in the personal library, where
+        #: the note and rating are the paper's.
+        self.member = self.actor if engine.dialect.name != "sqlite" else None
 
     def read(self) -> Connection:
         """A connection for reads: `with database.read() as connection: ...`."""

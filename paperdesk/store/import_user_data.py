@@ -7,6 +7,9 @@ keeps what it has and gains what the file adds: tags and shortlist places it lac
 a note where it had none. Tags and shortlists the file names are created (a created
 tag takes the file's colour; an existing one keeps its own).
 
+In a team library the notes and ratings are the members' own (store/member_values.py):
+a team library's export gives back every member's, any other file the importer's.
+
 Undo of the import removes what it created: the new tags and shortlists are
 journaled, and so are the rows it added to papers already there; the new papers'
 rows go with them (see journal.Step.added_ids).
@@ -20,6 +23,7 @@ from sqlalchemy import Table, func, insert, select
 
 from paperdesk.core.models import UserData
 from paperdesk.store.database import Write
+from paperdesk.store.member_values import import_member_values
 from paperdesk.store.tables import (
     chunked,
     entries_t,
@@ -31,11 +35,13 @@ from paperdesk.store.tables import (
 )
 
 
-def write_user_data(w: Write, user: Mapping[int, UserData], existing: Sequence[int]) -> None:
+def write_user_data(
+    w: Write, user: Mapping[int, UserData], existing: Sequence[int], member: str | None = None
+) -> None:
     """Give each paper (by id) the tags, note and shortlist places of its UserData.
 
     `existing` are the ids of papers that were there before the import; their rows are
-    journaled (a new paper's go with it).
+    journaled (a new paper's go with it). `member`: who imports into a team library.
     """
     connection = w.connection
     wanted = [data for data in user.values() if not data.is_empty]
@@ -56,8 +62,11 @@ def write_user_data(w: Write, user: Mapping[int, UserData], existing: Sequence[i
         w.journal.tracked_ids(entries_t, "paper_id", existing),
     ):
         _link_tags(w, user, tag_ids)
-        _write_notes(w, user)
+        if member is None:
+            _write_notes(w, user)
         _append_to_shortlists(w, user, list_ids)
+    if member is not None:
+        import_member_values(w, user, member)
 
 
 def _ensure(table: Table, names: list[str], colours: Mapping[str, str], w: Write) -> dict[str, int]:

@@ -203,7 +203,7 @@ class ImportStore(SubStore):
                 _insert_papers(connection, papers, first_id, cancelled)
                 _update_papers(connection, resolved)
             users = {(new_ids[-i - 1] if i < 0 else i): v for i, v in (user or {}).items()}
-            write_user_data(w, users, [i for i in users if i < first_id])
+            write_user_data(w, users, [i for i in users if i < first_id], self._db.member)
             if batch is not None:
                 last_batch = connection.scalar(select(func.coalesce(func.max(batches_t.c.id), 0)))
                 # The batch's links to the papers already there; those to the new

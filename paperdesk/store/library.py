@@ -3,7 +3,8 @@
     library.papers      reads (one, a page, all, sorted ids), field edits, deletion
     library.tags        tags and their colours, on papers and in a hierarchy
     library.shortlists  named, ordered selections of papers
-    library.notes       one Markdown note per paper
+    library.notes       one Markdown note per paper (per member in a team library)
+    library.members     a team library's members' own notes and ratings, and the average
     library.saved       saved searches
     library.history     the history list, undo and redo
     library.merges      merging duplicates, pairs marked "not duplicates"
@@ -36,6 +37,7 @@ from paperdesk.store.db import make_engine, make_read_only_engine
 from paperdesk.store.faults import translate_errors
 from paperdesk.store.history import HistoryStore
 from paperdesk.store.imports import ImportStore
+from paperdesk.store.member_values import MemberValueStore
 from paperdesk.store.merges import MergeStore
 from paperdesk.store.migrate import Guard, upgrade_to_head
 from paperdesk.store.notes import NoteStore
@@ -62,6 +64,7 @@ class Library:
         self.tags = TagStore(self._db)
         self.shortlists = ShortlistStore(self._db)
         self.notes = NoteStore(self._db)
+        self.members = MemberValueStore(self._db)
         self.saved = SavedSearchStore(self._db)
         self.history = HistoryStore(self._db)
         self.merges = MergeStore(self._db)
@@ -118,6 +121,11 @@ class Library:
             return None
         database = url.database
         return Path(database) if database and database != ":memory:" else None
+
+    @property
+    def member(self) -> str | None:
+        """Whose own notes and ratings this program reads and writes (a team library)."""
+        return self._db.member
 
     @property
     def actor(self) -> str:

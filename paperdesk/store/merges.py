@@ -16,6 +16,7 @@ from sqlalchemy import ColumnElement, Connection, Table, and_, delete, insert, s
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.store.database import SubStore, Write
+from paperdesk.store.member_values import fold_member_values
 from paperdesk.store.notes import write_note
 from paperdesk.store.papers import (
     STATE_COLUMNS,
@@ -103,6 +104,7 @@ def _merge_cluster(w: Write, merge: PaperMerge) -> None:
         _move_shortlist_entries(connection, survivor, others)
         _move_not_duplicates(connection, survivor, others)
         _replace_note(connection, survivor, others, merge.note)
+        fold_member_values(connection, survivor, others)  # a team library's own notes
         # Marked passages and logged decisions were about the same work: they follow it.
         for table in (annotations_t, decisions_t):
             connection.execute(

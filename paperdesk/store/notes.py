@@ -1,4 +1,7 @@
-"""Notes: one Markdown note per paper, with when it was written and last changed."""
+"""Notes: one Markdown note per paper, with when it was written and last changed.
+
+In a team library each member has their own note of a paper (store/member_values.py).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ from sqlalchemy import Connection, delete, insert, select, update
 
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.store.database import SubStore, Write
+from paperdesk.store.member_values import own_note, set_own_note
 from paperdesk.store.papers import require_ids
 from paperdesk.store.tables import notes_t, now
 
@@ -15,24 +19,29 @@ class NoteStore(SubStore):
         """Replace the note; a blank body removes it."""
         with self._db.action("Edit note") as w:
             (paper_id,) = require_ids(w.connection, [paper_id])
-            _write(w, paper_id, body)
+            self._write(w, paper_id, body)
         return Changes("Edit note", ids_of([paper_id]))
 
     def append(self, paper_id: int, markdown: str) -> Changes:
         """Add a paragraph to the end of the note (a blank line apart from what is there)."""
         with self._db.action("Append to note") as w:
             (paper_id,) = require_ids(w.connection, [paper_id])
-            existing = w.connection.scalar(
-                select(notes_t.c.body).where(notes_t.c.paper_id == paper_id)
-            )
-            existing = (existing or "").rstrip()
-            _write(w, paper_id, f"{existing}\n\n{markdown}" if existing else markdown)
+            existing = self._read(w, paper_id).rstrip()
+            self._write(w, paper_id, f"{existing}\n\n{markdown}" if existing else markdown)
         return Changes("Append to note", ids_of([paper_id]))
 
+    def _read(self, w: Write, paper_id: int) -> str:
+        if self._db.member is not None:
+            return own_note(w.connection, paper_id, self._db.member)
+        query = select(notes_t.c.body).where(notes_t.c.paper_id == paper_id)
+        return w.connection.scalar(query) or ""
 
-def _write(w: Write, paper_id: int, body: str) -> None:
-    with w.journal.tracked_ids(notes_t, "paper_id", [paper_id]):
-        write_note(w.connection, paper_id, body)
+    def _write(self, w: Write, paper_id: int, body: str) -> None:
+        if self._db.member is not None:
+            set_own_note(w, paper_id, self._db.member, body)
+            return
+        with w.journal.tracked_ids(notes_t, "paper_id", [paper_id]):
+            write_note(w.connection, paper_id, body)
 
 
 def write_note(connection: Connection, paper_id: int, body: str) -> None:

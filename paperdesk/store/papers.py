@@ -32,10 +32,12 @@ from paperdesk.core.evidence import Evidence, evidence_of
 from paperdesk.core.fields import Field, FieldType
 from paperdesk.core.models import Annotation, Identifiers, Paper, Status
 from paperdesk.core.rules import check_rating, clean_title, rating_label
+from paperdesk.core.team_values import TeamValues
 from paperdesk.core.text import normalise_for_matching
 from paperdesk.store.bulk import Groups, chosen_ids, missing_ids, read_groups
 from paperdesk.store.database import SubStore, Write
 from paperdesk.store.journal import Journal, Step
+from paperdesk.store.member_values import own_rating, own_values, set_own_ratings, team_values
 from paperdesk.store.tables import (
     annotations_t,
     authors_t,
@@ -43,6 +45,7 @@ from paperdesk.store.tables import (
     chunked,
     decisions_t,
     entries_t,
+    member_values_t,
     not_duplicates_t,
     notes_t,
     now,
@@ -116,7 +119,7 @@ class PaperStore(SubStore):
         by_id: dict[int, Paper] = {}
         with self._db.read() as connection:
             for chunk in chunked(wanted):
-                by_id.update(load_papers(connection, chunk))
+                by_id.update(load_papers(connection, chunk, self._db.member))
         return [by_id[i] for i in wanted if i in by_id]
 
     def require(self, ids: Sequence[int]) -> list[int]:
@@ -135,6 +138,8 @@ class PaperStore(SubStore):
         holds, ordered by the value then the id (kept orders follow changes with them:
         services/column_orders.py)."""
         column = SORT_COLUMNS.get(sort)
+        if sort == "rating" and self._db.member is not None:
+            column = own_rating(self._db.member)  # a team library: the reader's own
         if column is None:
             raise InvalidValueError(f"cannot sort by {sort!r}")
         order = [column.desc() if descending else column.asc(), papers_t.c.id]
@@ -173,7 +178,7 @@ class PaperStore(SubStore):
                 )
                 if not ids:
                     return
-                loaded = load_papers(connection, ids)
+                loaded = load_papers(connection, ids, self._db.member)
             yield [loaded[i] for i in ids]
             last_id = ids[-1]
 
@@ -266,7 +271,15 @@ class PaperStore(SubStore):
         return self._set_field(ids, "status", status.value, f"Set status {status.value}")
 
     def set_rating(self, ids: Sequence[int], rating: int) -> Changes:
-        return self._set_field(ids, "rating", check_rating(rating), rating_label(rating))
+        """Rate papers; in a team library, this member's own rating of them."""
+        member = self._db.member
+        if member is None:
+            return self._set_field(ids, "rating", check_rating(rating), rating_label(rating))
+        label = rating_label(rating)
+        with self._db.action(label) as w:
+            wanted = require_ids(w.connection, ids)
+            changing = set_own_ratings(w, wanted, member, check_rating(rating))
+        return Changes(label, ids_of(changing))
 
     def set_title(self, paper_id: int, title: str) -> Changes:
         """Replace a title; a derived title given by hand stops being derived."""
@@ -396,6 +409,7 @@ LINKED_TABLES = (
     batch_papers_t,
     annotations_t,
     decisions_t,
+    member_values_t,
 )
 
 
@@ -480,8 +494,12 @@ def annotations_by_paper(connection: Connection, ids: list[int]) -> dict[int, li
     return grouped
 
 
-def load_papers(connection: Connection, ids: list[int]) -> dict[int, Paper]:
-    """Papers by id with everything attached: six queries per chunk, no per-row queries."""
+def load_papers(
+    connection: Connection, ids: list[int], member: str | None = None
+) -> dict[int, Paper]:
+    """Papers by id with everything attached: six queries per chunk, no per-row queries.
+
+    With a `member` (a team library), the note and rating are that member's own."""
     authors = names_by_paper(connection, _authors_of(ids))
     tags = _linked_names(connection, paper_tags_t, "tag_id", tags_t, ids)
     shortlists = _linked_names(connection, entries_t, "shortlist_id", shortlists_t, ids)
@@ -491,6 +509,8 @@ def load_papers(connection: Connection, ids: list[int]) -> dict[int, Paper]:
         ).all()
     )
     annotations = annotations_by_paper(connection, ids)
+    own = own_values(connection, ids, member) if member is not None else None
+    teams = team_values(connection, ids, member) if member is not None else {}
     result: dict[int, Paper] = {}
     query = (
         select(papers_t, state_t.c.status, state_t.c.rating, state_t.c.updated)
@@ -498,6 +518,9 @@ def load_papers(connection: Connection, ids: list[int]) -> dict[int, Paper]:
         .where(papers_t.c.id.in_(ids))
     )
     for row in connection.execute(query):
+        rating, note = (
+            (row.rating, notes.get(row.id, "")) if own is None else own.get(row.id, (0, ""))
+        )
         result[row.id] = Paper(
             id=row.id,
             title=row.title,
@@ -508,7 +531,7 @@ def load_papers(connection: Connection, ids: list[int]) -> dict[int, Paper]:
             abstract=row.abstract or "",
             ids=Identifiers(row.doi, row.arxiv, row.openreview, row.url),
             status=Status(row.status),
-            rating=row.rating,
+            rating=rating,
             added=row.added,
             updated=row.updated,
             fingerprint=row.fingerprint,
@@ -516,8 +539,9 @@ def load_papers(connection: Connection, ids: list[int]) -> dict[int, Paper]:
             citation_key=row.citation_key,
             tags=tuple(tags.get(row.id, ())),
             shortlists=tuple(shortlists.get(row.id, ())),
-            note=notes.get(row.id, ""),
+            note=note,
             raw_fields=tuple(tuple(pair) for pair in json.loads(row.raw_fields or "[]")),
             annotations=tuple(annotations.get(row.id, ())),
+            team=None if member is None else teams.get(row.id, TeamValues(reader=member)),
         )
     return result

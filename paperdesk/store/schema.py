@@ -248,6 +248,25 @@ class ChangeLogRow(Base):
 
     generation: Mapped[int] = mapped_column(Integer, primary_key=True)
     paper_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # Set when only this member's own note or rating changed: no one else's index
+    # shows it, so no one else re-indexes the paper.
+    member: Mapped[str | None] = mapped_column(String)
+
+
+class MemberValueRow(Base):
+    """One member's own note and rating of a paper in a team library
+    (store/member_values.py); the personal library keeps them on the paper instead."""
+
+    __tablename__ = "member_values"
+
+    paper_id: Mapped[int] = mapped_column(
+        ForeignKey("papers.id", ondelete="CASCADE"), primary_key=True
+    )
+    member: Mapped[str] = mapped_column(String, primary_key=True)
+    rating: Mapped[int] = mapped_column(Integer, default=0)
+    rated: Mapped[datetime | None] = mapped_column(DateTime)
+    note: Mapped[str] = mapped_column(Text, default="")
+    noted: Mapped[datetime | None] = mapped_column(DateTime)
 
 
 Index("ix_shortlist_entries_order", ShortlistEntryRow.shortlist_id, ShortlistEntryRow.position)

@@ -9,7 +9,7 @@ from paperdesk.store.database import SubStore
 from paperdesk.store.imports import list_batches
 from paperdesk.store.saved import list_saved_searches
 from paperdesk.store.shortlists import list_shortlists
-from paperdesk.store.tables import notes_t, papers_t, state_t
+from paperdesk.store.tables import member_values_t, notes_t, papers_t, state_t
 from paperdesk.store.tags import list_tags
 
 
@@ -23,21 +23,34 @@ class StatsStore(SubStore):
         """The overview's counts, with venues, ratings and notes counted too."""
         with self._db.snapshot() as connection:
             overview = _overview(connection)
-            rated = connection.scalar(
-                select(func.count()).select_from(state_t).where(state_t.c.rating > 0)
-            )
-            with_notes = connection.scalar(select(func.count()).select_from(notes_t))
+            rated, with_notes = _rated_and_noted(connection, self._db.member)
             by_venue_year = _venue_year_counts(connection)
         return LibraryStats(
             papers=overview.papers,
             by_status=overview.by_status,
             by_venue_year=by_venue_year,
-            rated=int(rated or 0),
-            with_notes=int(with_notes or 0),
+            rated=rated,
+            with_notes=with_notes,
             tags=len(overview.tags),
             shortlists=len(overview.shortlists),
             imports=len(overview.imports),
         )
+
+
+def _rated_and_noted(connection: Connection, member: str | None) -> tuple[int, int]:
+    """How many papers have a rating, and a note: in a team library, the member's own."""
+    if member is None:
+        rated = select(func.count()).select_from(state_t).where(state_t.c.rating > 0)
+        noted = select(func.count()).select_from(notes_t)
+    else:
+        own = (
+            select(func.count())
+            .select_from(member_values_t)
+            .where(member_values_t.c.member == member)
+        )
+        rated = own.where(member_values_t.c.rating > 0)
+        noted = own.where(member_values_t.c.note != "")
+    return int(connection.scalar(rated) or 0), int(connection.scalar(noted) or 0)
 
 
 def _overview(connection: Connection) -> Overview:

@@ -23,6 +23,7 @@ from paperdesk.store.schema import (
     HistoryRow,
     ImportBatchPaperRow,
     ImportBatchRow,
+    MemberValueRow,
     MetaRow,
     NotDuplicateRow,
     NoteRow,
@@ -55,6 +56,7 @@ change_log_t: Table = ChangeLogRow.__table__  # type: ignore[assignment]
 annotations_t: Table = AnnotationRow.__table__  # type: ignore[assignment]
 decisions_t: Table = DecisionRow.__table__  # type: ignore[assignment]
 highlight_words_t: Table = HighlightWordRow.__table__  # type: ignore[assignment]
+member_values_t: Table = MemberValueRow.__table__  # type: ignore[assignment]
 
 
 def now() -> datetime:

@@ -8,6 +8,7 @@ three. The ranking reads the papers' text and their labels in bulk from here.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from sqlalchemy import delete, insert, or_, select, true
 
@@ -15,6 +16,7 @@ from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.models import PaperRecord, Status
 from paperdesk.core.triage import LABELS, STATUS_OF, Decision, LoggedDecision
 from paperdesk.store.database import SubStore
+from paperdesk.store.member_values import own_rating
 from paperdesk.store.papers import set_state
 from paperdesk.store.shortlists import append_entries, ensure_shortlist
 from paperdesk.store.tables import (
@@ -68,8 +70,11 @@ class TriageStore(SubStore):
     def judged(self, ids: Sequence[int] | None = None) -> Iterator[tuple[int, Status, int]]:
         """(id, status, rating) of papers the user has judged: a status other than new,
         or a rating. All of them, or those among `ids`."""
-        judged = or_(state_t.c.status != Status.NEW.value, state_t.c.rating >= _RATED_FROM)
-        columns = (state_t.c.paper_id, state_t.c.status, state_t.c.rating)
+        rating: Any = state_t.c.rating
+        if self._db.member is not None:  # a team library: the member's own ratings
+            rating = own_rating(self._db.member, state_t.c.paper_id).label("rating")
+        judged = or_(state_t.c.status != Status.NEW.value, rating >= _RATED_FROM)
+        columns = (state_t.c.paper_id, state_t.c.status, rating)
         with self._db.read() as connection:
             if ids is None:
                 for row in connection.execute(select(*columns).where(judged)):

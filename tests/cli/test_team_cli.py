@@ -6,6 +6,7 @@ there. It is a team library now, wherever the command runs.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -59,8 +60,26 @@ def test_the_verbs_work_on_a_team_library_and_no_folder_named_postgresql_appears
 
     found = paperdesk(tmp_path, "search", "tag:to-discuss", library=alice).stdout
     assert sorted(listed_ids(found)) == [1, 2, 3]  # alice's index caught up with bob's tags
-    assert paperdesk(tmp_path, "note", "3", library=alice).stdout.strip() == (
+    # Notes and ratings are each member's own; everyone's are in the team view.
+    assert paperdesk(tmp_path, "note", "3", library=bob).stdout.strip() == (
         "bob: read the appendix"
+    )
+    assert paperdesk(tmp_path, "note", "3", library=alice).stdout.strip() == ""
+    shown = paperdesk(tmp_path, "show", "3", library=alice).stdout
+    assert "Team:      not rated yet" in shown
+    assert shown.index("  bob (") < shown.index("    bob: read the appendix")
+    paperdesk(tmp_path, "rate", "2", "3", library=alice)
+    (item,) = json.loads(paperdesk(tmp_path, "show", "2", "--json", library=alice).stdout)
+    assert item["rating"] == 3
+    assert item["team"] | {"notes": []} == {
+        "average": 4.0,
+        "count": 2,
+        "ratings": {"alice": 3, "bob": 5},
+        "notes": [],
+    }
+    assert (
+        "★ 4.0 average of 2 · alice 3, bob 5"
+        in paperdesk(tmp_path, "show", "2", library=bob).stdout
     )
     listed = paperdesk(tmp_path, "shortlist", "show", "Reading group", library=alice).stdout
     assert listed_ids(listed) == [3, 1]

@@ -216,7 +216,10 @@ def test_others_changes_show_up_live_keeping_the_selection_and_the_note_being_ty
     def shows_alices_changes() -> None:
         assert "alice-likes" in [t.name for t in window.commands.overview.tags]
         assert "alice-likes" in window.detail.paper().tags
-        assert window.model.paper_at(window.model.row_of(other)).rating == 4
+        # Ratings are each member's own: alice's shows in bob's team view of the paper.
+        shown = window.model.paper_at(window.model.row_of(other))
+        assert shown.rating == 0 and shown.team is not None
+        assert shown.team.ratings == (("alice", 4),)
 
     qtbot.waitUntil(shows_alices_changes, timeout=SHOWN_WITHIN_MS)
     assert window.table.selected_ids() == selected
@@ -260,7 +263,7 @@ def test_an_unreachable_server_makes_the_window_read_only_and_loses_nothing_type
     assert window.errors.shown == []
     proxy.start()
     qtbot.waitUntil(lambda: not banner.isVisible(), timeout=SHOWN_WITHIN_MS + 2000)
-    qtbot.waitUntil(lambda: reading.paper(team, first).note == "typed while offline", timeout=5000)
+    qtbot.waitUntil(lambda: bobs_note(team, first) == "typed while offline", timeout=5000)
     assert not window.desk.read_only and window.detail.notes.drafts() == {}
     message = window.search_bar.message
     qtbot.waitUntil(lambda: not message.isVisible(), timeout=5000)  # the search ran again
@@ -269,16 +272,25 @@ def test_an_unreachable_server_makes_the_window_read_only_and_loses_nothing_type
     qtbot.waitUntil(lambda: window.model.rowCount() == reading.count(team), timeout=10_000)
     window.table.select_ids([second], second)
     # Writing resumes, and the others' changes made meanwhile arrive.
-    notes.set_note(team, second, "alice wrote this")
+    notes.set_note(team, second, "alice wrote this")  # hers: in bob's Team section
     qtbot.waitUntil(
-        lambda: window.detail.notes.editor.toPlainText() == "alice wrote this",
+        lambda: "alice wrote this" in window.detail.single.team.notes.text(),
         timeout=SHOWN_WITHIN_MS,
     )
     assert window.errors.shown == []
     assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL") or r.exc_info]
     window.close()
     proxy.stop()
-    assert searching.listing(team, Scope(), "typed offline").ids == [first]
+    # bob's note is in bob's index (each member searches their own notes).
+    with Desk.open_team(TeamAddress.parse(bobs_address(postgres_server, team_database))) as bob:
+        assert searching.listing(bob, Scope(), "typed offline").ids == [first]
+
+
+def bobs_note(team: Desk, paper_id: int) -> str:
+    """bob's own note of a paper, as everyone's notes show it (notes are per member)."""
+    values = reading.paper(team, paper_id).team
+    assert values is not None
+    return next((n.body for n in values.notes if n.member == "bob"), "")
 
 
 def grab(window: QWidget, path: Path) -> None:
@@ -310,8 +322,14 @@ def test_connections_the_server_dropped_are_replaced_without_going_offline(
     )
     window.table.select_ids([first], first)
     window.commands.set_rating(3)
-    qtbot.waitUntil(lambda: reading.paper(team, first).rating == 3, timeout=5000)
+    qtbot.waitUntil(lambda: bobs_rating(team, first) == 3, timeout=5000)
     assert went_offline == [] and window.errors.shown == []
+
+
+def bobs_rating(team: Desk, paper_id: int) -> int:
+    values = reading.paper(team, paper_id).team
+    assert values is not None
+    return dict(values.ratings).get("bob", 0)
 
 
 def test_notes_typed_offline_survive_closing_the_window_and_are_saved_by_the_next(
@@ -328,11 +346,11 @@ def test_notes_typed_offline_survive_closing_the_window_and_are_saved_by_the_nex
     window.detail.notes.editor.setPlainText("typed, then the laptop was closed")
     window.close()
     kept = window.library_dir / note_drafts.DRAFTS_FILE
-    assert kept.is_file() and reading.paper(team, first).note == ""
+    assert kept.is_file() and bobs_note(team, first) == ""
     proxy.start()
     again = team_window(qtbot, address, tmp_path)
     qtbot.waitUntil(
-        lambda: reading.paper(team, first).note == "typed, then the laptop was closed",
+        lambda: bobs_note(team, first) == "typed, then the laptop was closed",
         timeout=5000,
     )
     assert not kept.exists() and again.errors.shown == []

@@ -40,7 +40,9 @@ from tests.services.conftest import SEEDS, paper_with
 
 # Not the user's data: the undo journal of the old library, counters, Alembic's stamp,
 # a team library's change log.
-NOT_BACKED_UP = {"history", "meta", "alembic_version", "change_log"}
+# member_values: a team library's own notes and ratings (pg_dump backs a team library
+# up); a personal library keeps its note and rating in notes and paper_state.
+NOT_BACKED_UP = {"history", "meta", "alembic_version", "change_log", "member_values"}
 
 FIRST_BIB = """@inproceedings{zhang2025first,
   title = {Sch{\\"o}nheit of Gradient Flows},

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from paperdesk.core.models import Paper
 from paperdesk.core.team_url import TeamAddress
+from paperdesk.core.team_values import TeamValues
 from paperdesk.services import history, importing, searching, shortlists
 from paperdesk.services.desk import Desk
 from tests.postgres_server import USERS, PostgresServer
@@ -66,20 +68,22 @@ def test_concurrent_clients_lose_no_operation(
     with Desk.open_team(TeamAddress.parse(postgres_server.url(team_database))) as check:
         papers = {p.id: p for p in check.library.papers.get_many(searching.find_ids(check).ids)}
         expected_tags: dict[int, set[str]] = defaultdict(set)
-        ratings: dict[int, set[int]] = defaultdict(set)
         for report in reports:
+            user = report["user"]
+            # Notes and ratings are each user's own (store/member_values.py): every
+            # line a user appended is in their note, their last rating is theirs.
+            last_rating = {paper: rating for paper, rating in report["done"]["rate"]}
             for paper, tag in report["done"]["tag"]:
                 expected_tags[paper].add(tag)
-            for paper, rating in report["done"]["rate"]:
-                ratings[paper].add(rating)
+            for paper, rating in last_rating.items():
+                assert dict(team_of(papers[paper]).ratings)[user] == rating, (user, paper)
             for paper, line in report["done"]["note"]:
-                assert line in papers[paper].note.splitlines(), (paper, line)
+                (note,) = [n for n in team_of(papers[paper]).notes if n.member == user]
+                assert line in note.body.splitlines(), (paper, line)
             for (paper,) in report["done"]["shortlist"]:
                 assert SHORTLIST in papers[paper].shortlists
         for paper, tags in expected_tags.items():
             assert tags <= {t.lower() for t in papers[paper].tags}, paper
-        for paper, written in ratings.items():
-            assert papers[paper].rating in written  # the last writer's, one of these
         # Each append is one history row naming its user. (A tag or a shortlist place
         # someone had already added, or a rating a paper already had, changes nothing
         # and leaves no row.)
@@ -92,3 +96,8 @@ def test_concurrent_clients_lose_no_operation(
     # Each client caught up at the end: its own index finds the others' shared tags.
     for report in reports:
         assert report["found_shared"] == shared, report["user"]
+
+
+def team_of(paper: Paper) -> TeamValues:
+    assert paper.team is not None  # a team library's paper
+    return paper.team

@@ -3,6 +3,7 @@ clients, each with its own local search index (tests/postgres_server.py starts i
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -10,9 +11,11 @@ import pytest
 
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.models import Status
+from paperdesk.core.scope import Scope
 from paperdesk.core.team_url import TeamAddress
 from paperdesk.services import (
     editing,
+    exporting,
     history,
     importing,
     notes,
@@ -104,14 +107,36 @@ def test_two_edits_of_one_field_the_last_wins_and_the_first_stays_in_history(
     ]
 
 
-def test_an_append_to_a_note_never_loses_another_clients_paragraph(
+def test_notes_are_each_members_own_and_nobodys_paragraph_is_lost(
     seeded: Desk, client: Client
 ) -> None:
     bob = client("bob")
     notes.append_note(seeded, 9, "alice: strong baseline")
     notes.append_note(bob, 9, "bob: weak ablations")
-    body = seeded.library.papers.get(9).note
-    assert "alice: strong baseline" in body and "bob: weak ablations" in body
+    notes.append_note(client("bob"), 9, "bob: from his other laptop")
+    assert seeded.library.papers.get(9).note == "alice: strong baseline"
+    assert bob.library.papers.get(9).note == ("bob: weak ablations\n\nbob: from his other laptop")
+    team = seeded.library.papers.get(9).team
+    assert team is not None
+    assert [(n.member, n.body.splitlines()[0]) for n in team.notes] == [
+        ("alice", "alice: strong baseline"),
+        ("bob", "bob: weak ablations"),
+    ]
+
+
+def test_each_member_searches_their_own_ratings_and_notes(seeded: Desk, client: Client) -> None:
+    bob = client("bob")
+    editing.set_rating(seeded, [4], 4)
+    editing.set_rating(bob, [4], 2)
+    notes.set_note(bob, 5, "wombat")
+    assert searching.find_ids(seeded, "rating:>=4").ids == [4]
+    assert searching.find_ids(bob, "rating:>=4").ids == []
+    assert searching.find_ids(bob, "rating:2").ids == [4]
+    assert searching.find_ids(bob, "note:wombat").ids == [5]
+    assert searching.find_ids(seeded, "note:wombat").ids == []
+    for desk in (seeded, bob):
+        team = desk.library.papers.get(4).team
+        assert team is not None and (team.average, team.count) == (3.0, 2)
 
 
 def test_a_client_catches_up_with_the_others_changes_and_finds_them(
@@ -126,10 +151,12 @@ def test_a_client_catches_up_with_the_others_changes_and_finds_them(
 
     reindexed = team_index.catch_up(bob)
 
-    assert reindexed == 5  # 11, 12, 13, 14 and the deleted 15: nothing else
+    # 11, 12, 13 and the deleted 15: alice's own note of 14 is not in bob's index.
+    assert reindexed == 4
     assert sorted(searching.find_ids(bob, "tag:to-discuss").ids) == [11, 12]
     assert sorted(searching.find_ids(bob, 'in:"Reading group"').ids) == [12, 13]
-    assert searching.find_ids(bob, "quokka").ids == [14]
+    assert searching.find_ids(bob, "quokka").ids == []
+    assert searching.find_ids(seeded, "quokka").ids == [14]
     assert 15 not in bob.index.indexed_ids()
 
 
@@ -169,3 +196,48 @@ def test_an_unreachable_server_is_one_line_without_the_password(
     message = str(caught.value)
     assert "cannot be reached" in message and "alice:***@localhost:1/nothing" in message
     assert "s3cret" not in message and "\n" not in message
+
+
+def test_a_json_lines_export_carries_every_members_values_back(
+    seeded: Desk,
+    client: Client,
+    postgres_server: PostgresServer,
+    tmp_path: Path,
+) -> None:
+    bob = client("bob")
+    editing.set_rating(seeded, [2], 4)
+    editing.set_rating(bob, [2], 2)
+    notes.set_note(seeded, 3, "alice: read it")
+    notes.set_note(bob, 3, "bob: skip it")
+    exported = tmp_path / "team.jsonl"
+    exporting.export(seeded, Scope(), exported, "jsonl")
+    items = [json.loads(line) for line in exported.read_text(encoding="utf-8").splitlines()]
+    (item,) = [i for i in items if i["title"] == seeded.library.papers.get(2).title]
+    assert (item["rating"], item["team"]["average"]) == (4, 3.0)
+
+    # Into another team library: every member's note and rating, as they were.
+    database = postgres_server.create_database()
+    Desk.open_team(TeamAddress.parse(postgres_server.url(database, "alice"))).close()  # owner
+    with Desk.open_team(TeamAddress.parse(postgres_server.url(database, "carol"))) as carol:
+        assert not importing.import_files(carol, [exported]).failed
+        (two, three) = carol.library.papers.get_many(ids_of_titles(carol, seeded, [2, 3]))
+        assert two.team is not None and two.team.ratings == (("alice", 4), ("bob", 2))
+        assert two.rating == 0  # carol has not rated it
+        assert three.team is not None
+        assert [(n.member, n.body) for n in three.team.notes] == [
+            ("alice", "alice: read it"),
+            ("bob", "bob: skip it"),
+        ]
+        alice_note = next(n for n in three.team.notes if n.member == "alice")
+        assert alice_note.when == seeded.library.papers.get(3).team.notes[0].when  # type: ignore[union-attr]
+    # Into a personal library: the exporting member's own.
+    with Desk.open(tmp_path / "personal") as personal:
+        assert not importing.import_files(personal, [exported]).failed
+        (two, three) = personal.library.papers.get_many(ids_of_titles(personal, seeded, [2, 3]))
+        assert (two.rating, three.note, two.team) == (4, "alice: read it", None)
+
+
+def ids_of_titles(desk: Desk, source: Desk, ids: list[int]) -> list[int]:
+    """The ids in `desk` of the papers `source` holds as `ids` (matched by title)."""
+    by_title = {p.title: p.id for p in desk.library.papers.get_many(searching.find_ids(desk).ids)}
+    return [by_title[p.title] for p in source.library.papers.get_many(ids)]
