@@ -90,10 +90,15 @@ class SimulationResult:
         ]
         for run in self.runs:
             recalls = metrics.recall_after(run.found_at, self.n_relevant, reads)
+            # Past the point where a replay stopped, recall is only known to be at least.
+            stopped = len(run.found_at) < self.n_relevant
+            cells = [
+                f">={recall:.0%}" if stopped and read >= run.read else f"{recall:>5.0%}"
+                for read, recall in zip(reads, recalls, strict=True)
+            ]
             lines.append(
                 f"{run.method:<10} {self.read_to_95(run.method):>11} "
-                f"{self.wss_95(run.method):>7.1%}   {'':<21}"
-                + "  ".join(f"{recall:>5.0%}" for recall in recalls)
+                f"{self.wss_95(run.method):>7.1%}   {'':<21}" + "  ".join(cells)
             )
         random_recalls = "  ".join(f"{min(1.0, share):>5.0%}" for share in shares)
         lines.append(
