@@ -176,7 +176,8 @@ def replay(
 ) -> Run:
     """Read `first`, then most promising first, until `stop` relevant papers are found.
 
-    Each fit adds `presumed` random unread rows as irrelevant (0 for the baseline).
+    Each fit makes its irrelevant rows up to `presumed` with random unread ones (0 for
+    the baseline, which has none).
     """
     order = list(first)
     read = np.zeros(len(y), dtype=bool)
