@@ -138,6 +138,33 @@ def simulate(
     `hidden_words` are cut out of every text both models read; `stop_recall` ends the
     replay once that share of the relevant papers is found (1.0 reads on to the last).
     """
+    (result,) = simulate_seeds(
+        records,
+        is_relevant,
+        [seed],
+        prior,
+        rule=rule,
+        hidden_words=hidden_words,
+        with_baseline=with_baseline,
+        retrain_growth=retrain_growth,
+        stop_recall=stop_recall,
+    )
+    return result
+
+
+def simulate_seeds(
+    records: Sequence[PaperRecord],
+    is_relevant: Callable[[PaperRecord], bool],
+    seeds: Sequence[int],
+    prior: int = 1,
+    *,
+    rule: str = "",
+    hidden_words: Sequence[str] = (),
+    with_baseline: bool = True,
+    retrain_growth: float = DEFAULT_RETRAIN_GROWTH,
+    stop_recall: float = 1.0,
+) -> list[SimulationResult]:
+    """`simulate` for each of `seeds`, the features built once for all of them."""
     y = np.fromiter((is_relevant(r) for r in records), dtype=np.int64, count=len(records))
     n_relevant = int(y.sum())
     if n_relevant < prior or len(y) - n_relevant < prior:
@@ -145,15 +172,19 @@ def simulate(
             f"--relevant {rule or '...'}: {n_relevant} of {len(y)} papers are relevant;"
             f" a prior of {prior} needs at least {prior} relevant and {prior} irrelevant"
         )
-    first = prior_rows(y, prior, seed)
     stop = metrics.needed(n_relevant, stop_recall)
-    features = FeatureMatrix.build(enumerate(records), hidden=hidden_words)
-    schedule = (first, retrain_growth, stop)
-    runs = [replay(OURS, features.matrix, y, LEARNER, *schedule, presumed=PRESUMED_IRRELEVANT)]
-    if with_baseline:
-        matrix = baseline_features(records, hidden_words)
-        runs.append(replay(BASELINE, matrix, y, baseline_learner(), *schedule, presumed=0))
-    return SimulationResult(rule, len(y), n_relevant, prior, seed, tuple(runs), retrain_growth)
+    ours = FeatureMatrix.build(enumerate(records), hidden=hidden_words).matrix
+    theirs = baseline_features(records, hidden_words) if with_baseline else None
+    results = []
+    for seed in seeds:
+        schedule = (prior_rows(y, prior, seed), retrain_growth, stop)
+        runs = [replay(OURS, ours, y, LEARNER, *schedule, presumed=PRESUMED_IRRELEVANT)]
+        if theirs is not None:
+            runs.append(replay(BASELINE, theirs, y, baseline_learner(), *schedule, presumed=0))
+        results.append(
+            SimulationResult(rule, len(y), n_relevant, prior, seed, tuple(runs), retrain_growth)
+        )
+    return results
 
 
 def prior_rows(y: np.ndarray, prior: int, seed: int) -> list[int]:
