@@ -213,8 +213,8 @@ def build_parser() -> argparse.ArgumentParser:
         cmd_simulate,
         "replay triage on a labelled file (any importable format): recall vs abstracts "
         "read, WSS@95, ours beside the TF-IDF + SVM baseline and random reading; each "
-        "replay stops once 95%% of the relevant papers are found, so the --json curves "
-        "end there",
+        "replay stops at a recall of 0.95 (all WSS@95 needs), so the --json curves end "
+        "there",
     )
     sub.add_argument("file")
     sub.add_argument(
@@ -227,7 +227,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--prior", type=int, default=1, help="relevant and irrelevant to start from")
     sub.add_argument("--seed", type=int, default=0)
     sub.add_argument(
-        "--json", action="store_true", help="the figures and the curves (up to 95%% recall) as JSON"
+        "--json",
+        action="store_true",
+        help="the figures and the curves (up to a recall of 0.95) as JSON",
     )
     sub.set_defaults(needs_library=False)
     command("undo", cmd_undo, "undo the last change")
