@@ -18,6 +18,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -126,29 +127,11 @@ def simulate(
     is_relevant: Callable[[PaperRecord], bool],
     prior: int = 1,
     seed: int = 0,
-    *,
-    rule: str = "",
-    hidden_words: Sequence[str] = (),
-    with_baseline: bool = True,
-    retrain_growth: float = DEFAULT_RETRAIN_GROWTH,
-    stop_recall: float = 1.0,
+    **options: Any,
 ) -> SimulationResult:
-    """Replay triage of `records` with ours (and the baseline) from the same priors.
-
-    `hidden_words` are cut out of every text both models read; `stop_recall` ends the
-    replay once that share of the relevant papers is found (1.0 reads on to the last).
-    """
-    (result,) = simulate_seeds(
-        records,
-        is_relevant,
-        [seed],
-        prior,
-        rule=rule,
-        hidden_words=hidden_words,
-        with_baseline=with_baseline,
-        retrain_growth=retrain_growth,
-        stop_recall=stop_recall,
-    )
+    """Replay triage of `records` with ours (and the baseline) from the same priors;
+    `options` are simulate_seeds' (rule, hidden_words, with_baseline, ...)."""
+    (result,) = simulate_seeds(records, is_relevant, [seed], prior, **options)
     return result
 
 
@@ -164,7 +147,11 @@ def simulate_seeds(
     retrain_growth: float = DEFAULT_RETRAIN_GROWTH,
     stop_recall: float = 1.0,
 ) -> list[SimulationResult]:
-    """`simulate` for each of `seeds`, the features built once for all of them."""
+    """`simulate` for each of `seeds`, the features built once for all of them.
+
+    `hidden_words` are cut out of every text both models read; `stop_recall` ends each
+    replay once that share of the relevant papers is found (1.0 reads on to the last).
+    """
     y = np.fromiter((is_relevant(r) for r in records), dtype=np.int64, count=len(records))
     n_relevant = int(y.sum())
     if n_relevant < prior or len(y) - n_relevant < prior:
