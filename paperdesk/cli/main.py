@@ -67,11 +67,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         location = resolve_library(args.library)
         if args.command is None:
-            if isinstance(location, TeamAddress):
-                raise PaperdeskError(
-                    f"the desktop app cannot open a team library yet ({location.masked}); "
-                    "use the command line verbs with --library"
-                )
             from paperdesk.gui.app import run_gui
 
             return run_gui(

@@ -41,6 +41,11 @@ class PasswordNeeded(LibraryError):
     did not give (the command line then asks for one)."""
 
 
+class ServerUnreachable(StorageError):
+    """A team library's server cannot be reached (down, or the network is): the window
+    goes read-only and retries until it is back."""
+
+
 class ReadOnlyLibraryError(LibraryError):
     """A change was asked of a library opened read-only (a read-only folder or disk)."""
 

@@ -68,16 +68,39 @@ class TeamAddress:
         ]
         return "_".join(re.sub(r"[^A-Za-z0-9.-]+", "-", f) for f in fields if f)
 
-    def with_password(self, password: str) -> TeamAddress:
-        """The same address with `password` (typed at a prompt) in it."""
+    def with_password(self, password: str | None) -> TeamAddress:
+        """The same address with `password` (typed at a prompt) in it; None: without one
+        (what Recent Libraries keeps, so the server, PGPASSWORD or a prompt supply it)."""
         parts = _parts(self.url)
-        user = quote(parts.username or "", safe="")
+        user = quote(self.user or "", safe="")  # username is still quoted in parts
         host = parts.hostname or ""
         if ":" in host:  # an IPv6 address keeps its brackets
             host = f"[{host}]"
         port = f":{parts.port}" if parts.port else ""
-        netloc = f"{user}:{quote(password, safe='')}@{host}{port}"
-        return TeamAddress(parts._replace(netloc=netloc).geturl())
+        secret = f":{quote(password, safe='')}" if password is not None else ""
+        login = f"{user}{secret}@" if user or secret else ""
+        return TeamAddress(parts._replace(netloc=f"{login}{host}{port}").geturl())
+
+    @classmethod
+    def build(
+        cls, host: str, port: int | None, database: str, user: str, password: str = ""
+    ) -> TeamAddress:
+        """The address the Connect dialog's fields name (each quoted as a URL needs)."""
+        host = host.strip() or "localhost"
+        if ":" in host:  # an IPv6 address
+            host = f"[{host}]"
+        login = f"{quote(user.strip(), safe='')}@" if user.strip() else ""
+        where = f"{host}:{port}" if port else host
+        address = cls.parse(f"postgresql://{login}{where}/{quote(database.strip(), safe='')}")
+        return address.with_password(password) if password else address
+
+    @property
+    def host(self) -> str:
+        return _parts(self.url).hostname or "localhost"
+
+    @property
+    def port(self) -> int | None:
+        return _parts(self.url).port
 
 
 def mask(url: str) -> str:

@@ -22,6 +22,7 @@ from PySide6.QtCore import (
 from PySide6.QtWidgets import QApplication
 
 from paperdesk import __version__
+from paperdesk.core.team_url import TeamAddress
 from paperdesk.gui.dialogs import ErrorReporter
 from paperdesk.gui.main_window import MainWindow
 from paperdesk.gui.preferences import Preferences, apply_preferences
@@ -96,18 +97,18 @@ class LibraryWindows:
         self.settings = settings
         self.windows: list[MainWindow] = []
 
-    def open(self, library_dir: Path) -> MainWindow:
-        window = MainWindow(Path(library_dir), self.settings)
+    def open(self, library: Path | TeamAddress) -> MainWindow:
+        window = MainWindow(library, self.settings)
         window.switch_requested.connect(lambda folder: self.switch(window, folder))
         install_error_hook(window.errors)
         self.windows.append(window)
         window.show()
         return window
 
-    def switch(self, old: MainWindow, folder: Path) -> MainWindow:
+    def switch(self, old: MainWindow, library: Path | TeamAddress) -> MainWindow:
         # The new window is shown before the old one closes, so the app never has no
         # window (it would quit).
-        new = self.open(folder)
+        new = self.open(library)
         old.close()
         self.windows.remove(old)
         old.deleteLater()
@@ -115,14 +116,15 @@ class LibraryWindows:
 
 
 def run_gui(
-    library_dir: Path,
+    library: Path | TeamAddress,
     screenshot: Path | None = None,
     size: tuple[int, int] | None = None,
     query: str | None = None,
     select: int | None = None,
     theme: str | None = None,
 ) -> int:
-    """Open the main window on `library_dir`; with `screenshot`, render it to a PNG instead.
+    """Open the main window on `library` (a folder or a team library's address); with
+    `screenshot`, render it to a PNG instead.
 
     `theme` overrides the Preferences' theme for this run (light, dark or system).
     """
@@ -136,10 +138,10 @@ def run_gui(
     apply_preferences(app, replace(preferences, theme=theme or preferences.theme))
     if screenshot is not None:
         return render_screenshot(
-            Path(library_dir), Path(screenshot), size or DEFAULT_SCREENSHOT_SIZE, query, select
+            library, Path(screenshot), size or DEFAULT_SCREENSHOT_SIZE, query, select
         )
     windows = LibraryWindows(settings)
-    window = windows.open(Path(library_dir))
+    window = windows.open(library)
     if query:
         window.search_bar.field.setText(query)
     window.pending_select = select
@@ -147,7 +149,7 @@ def run_gui(
 
 
 def render_screenshot(
-    library_dir: Path,
+    library: Path | TeamAddress,
     output: Path,
     size: tuple[int, int],
     query: str | None,
@@ -164,7 +166,7 @@ def render_screenshot(
     outcome = {"code": 1}
     with tempfile.TemporaryDirectory(prefix="paperdesk-screenshot-") as scratch:
         settings = QSettings(str(Path(scratch) / "settings.ini"), QSettings.Format.IniFormat)
-        window = MainWindow(library_dir, settings, offer_demo=False)
+        window = MainWindow(library, settings, offer_demo=False)
         if query:
             window.search_bar.field.setText(query)
         window.pending_select = select

@@ -23,6 +23,7 @@ from paperdesk.gui.operations import Operations
 from paperdesk.gui.panes import Panes
 from paperdesk.gui.paper_table_model import display_title, moved_order
 from paperdesk.gui.stats_view import StatsView
+from paperdesk.gui.team_offline import DRAFT_KEPT, is_offline_refusal
 from paperdesk.gui.transfers import Transfers
 from paperdesk.services import (
     annotations,
@@ -100,8 +101,11 @@ class Commands:
 
     def save_note(self, paper_id: int, text: str) -> None:
         def failed(error: BaseException) -> None:
-            self.panes.detail.notes.save_failed(paper_id)
-            self.operations.errors.report("Saving the note", error)
+            self.panes.detail.notes.save_failed(paper_id, text)
+            if is_offline_refusal(self.operations.desk, error):
+                self.panes.tell(DRAFT_KEPT, 5000)  # saved when the server is back
+            else:
+                self.operations.errors.report("Saving the note", error)
 
         self.operations.perform(
             "Saving the note", lambda desk: notes.set_note(desk, paper_id, text), failed

@@ -30,10 +30,11 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.core.changes import Changes
-from paperdesk.core.errors import DamagedLibraryError, PaperdeskError, QueryError
+from paperdesk.core.errors import DamagedLibraryError, PaperdeskError, QueryError, ServerUnreachable
 from paperdesk.core.fields import PROMISE
 from paperdesk.core.models import Overview, Paper, UndoLabels
 from paperdesk.core.scope import Kind, Scope
+from paperdesk.core.team_url import TeamAddress
 from paperdesk.gui.commands import Commands
 from paperdesk.gui.demo_offer import load_demo, offer_demo_if_empty
 from paperdesk.gui.detail_pane import DetailPane
@@ -49,6 +50,7 @@ from paperdesk.gui.paper_table import PaperTable
 from paperdesk.gui.paper_table_model import PaperTableModel
 from paperdesk.gui.preferences import (
     PreferencesDialog,
+    library_identity,
     open_preferences,
     recent_libraries,
     remember_library,
@@ -58,7 +60,14 @@ from paperdesk.gui.search_bar import SearchBar
 from paperdesk.gui.sidebar import Sidebar, coloured_tag_keys
 from paperdesk.gui.status_counts import StatusCounts
 from paperdesk.gui.table_sort import TableSort
-from paperdesk.gui.tasks import Job, TaskRunner
+from paperdesk.gui.tasks import TaskRunner
+from paperdesk.gui.team_library import (
+    TeamLibrary,
+    library_folder,
+    location_text,
+    open_desk,
+    window_title,
+)
 from paperdesk.gui.transfers import Transfers, dropped_files
 from paperdesk.gui.triage_mode import TriageMode
 from paperdesk.gui.window_layout import restore_layout, save_columns, save_layout
@@ -101,13 +110,14 @@ class MainWindow(QMainWindow):
 
     def __init__(
         self,
-        library_dir: Path,
+        library: Path | TeamAddress,
         settings: QSettings,
         offer_demo: bool = True,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.library_dir = Path(library_dir)
+        self.address = library if isinstance(library, TeamAddress) else None
+        self.library_dir = library_folder(library)  # a team library's: its local state
         self.settings = settings
         self.offer_demo = offer_demo
         self.runner = TaskRunner(self)
@@ -124,7 +134,7 @@ class MainWindow(QMainWindow):
         self._closed = False
 
         # Qt adds the application's display name ("— Paperdesk") to the title itself.
-        self.setWindowTitle(self.library_dir.name)
+        self.setWindowTitle(window_title(library))
         self.setWindowIcon(app_icon())
         self.model = PaperTableModel(self._fetch_papers, self)
         self.table = PaperTable(self.model)
@@ -151,6 +161,7 @@ class MainWindow(QMainWindow):
         )
         self.transfers = Transfers(self.operations, self.panes)
         self.commands = Commands(self.operations, self.transfers, self.panes)
+        self.team = TeamLibrary(self)
         # Only these panes use the style sheet: on the table, Qt's style-sheet style
         # doubles the cost of painting rows.
         for pane in (self.detail, self.search_bar):
@@ -229,22 +240,12 @@ class MainWindow(QMainWindow):
 
     # --- opening ---------------------------------------------------------------------
     def _open_library(self) -> None:
-        self.statusBar().showMessage(f"Opening {self.library_dir}…")
+        library = self.address or self.library_dir
+        self.statusBar().showMessage(f"Opening {location_text(library)}…")
         self.progress.start("Opening the library…", cancellable=False)
-        folder = self.library_dir
-
-        def open_desk(job: Job) -> Desk:
-            return Desk.open(
-                folder,
-                progress=lambda done, total: job.report_progress(
-                    done, total, f"Indexing papers: {done:,} of {total:,}"
-                ),
-                on_wait=self.watch.waiting.emit,
-            )
-
         self.runner.write(
             "Open the library",
-            open_desk,
+            partial(open_desk, library, on_wait=self.watch.waiting.emit),
             on_done=self._on_desk_opened,
             on_error=self._on_open_failed,
             on_progress=self.progress.update_progress,
@@ -260,7 +261,7 @@ class MainWindow(QMainWindow):
         self.read_only_banner.setVisible(desk.read_only)
         self.watch.start()
         self.menus.show_scope(self.sidebar.scope())
-        self.statusBar().showMessage(f"Library: {self.library_dir}", 5000)
+        self.statusBar().showMessage(f"Library: {desk.location}", 5000)
         self._remember_library()
         self.detail.set_always_words(triage_service.highlight_words(desk))
         self.refresh_panes(then=self._offer_demo_if_empty)
@@ -273,8 +274,11 @@ class MainWindow(QMainWindow):
 
     def _on_open_failed(self, error: BaseException) -> None:
         self.progress.hide()
+        if self.team.ask_password(error):
+            return
         self.statusBar().showMessage("The library could not be opened.")
-        self.table.placeholder = f"The library at {self.library_dir} could not be opened."
+        where = location_text(self.address or self.library_dir)
+        self.table.placeholder = f"The library at {where} could not be opened."
         self.table.viewport().update()
         self.restore_offer = (
             offer_restore(self, error, self.restore)
@@ -308,8 +312,9 @@ class MainWindow(QMainWindow):
         return self.operations.desk
 
     def _fetch_papers(self, ids: Sequence[int]) -> list[Paper]:
-        # One page of rows: a short bounded read, fine on the GUI thread (DESIGN §5).
-        return reading.papers(self.desk, ids) if self.desk is not None else []
+        # One page of rows: a short bounded read, fine on the GUI thread (DESIGN §5),
+        # unless a team library's server is away (it may take seconds to fail).
+        return reading.papers(self.desk, ids) if self.team.can_read() else []
 
     def run_search(self, *_args: object) -> None:
         scope, text = self.sidebar.scope(), self.search_bar.text()
@@ -371,7 +376,7 @@ class MainWindow(QMainWindow):
         self.table.select_ids(ids, ids[0] if ids else None)
 
     def _on_search_failed(self, error: BaseException) -> None:
-        if isinstance(error, QueryError):
+        if isinstance(error, QueryError | ServerUnreachable):  # the latter: the banner says more
             self.search_bar.show_error(str(error))
         else:
             self.errors.report("Searching", error)
@@ -412,7 +417,7 @@ class MainWindow(QMainWindow):
         desk = self.desk
         ids = self.table.selected_ids()
         self.counts.show_selected(len(ids))
-        if desk is None or not ids:
+        if desk is None or not ids or not self.team.can_read():
             self.detail.show_nothing()
             return
         if len(ids) == 1:
@@ -517,16 +522,16 @@ class MainWindow(QMainWindow):
         if folder := self.panes.ask.library_folder(self.library_dir.parent):
             self.switch_library(folder)
 
-    def switch_library(self, folder: Path) -> None:
-        """Open another library: the app replaces this window with one on `folder`."""
-        if Path(folder).resolve() != self.library_dir.resolve():
+    def switch_library(self, library: Path | TeamAddress) -> None:
+        """Open another library: the app replaces this window with one on `library`."""
+        if library_identity(library) != library_identity(self.address or self.library_dir):
             self.detail.notes.flush()
             self.save_state()
-            self.switch_requested.emit(Path(folder))
+            self.switch_requested.emit(library)
 
     def _remember_library(self) -> None:
-        remember_library(self.settings, self.library_dir)
-        here = self.library_dir.resolve()
+        here = library_identity(self.address or self.library_dir)
+        remember_library(self.settings, here)
         self.menus.show_recent_libraries([f for f in recent_libraries(self.settings) if f != here])
 
     def show_preferences(self) -> None:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QMenu, QMenuBar
 from paperdesk.core.fields import RELEVANCE
 from paperdesk.core.models import MAX_RATING, Status, UndoLabels
 from paperdesk.core.scope import Kind, Scope
+from paperdesk.core.team_url import TeamAddress
 from paperdesk.gui.paper_table_model import COLUMN_SORT_KEYS, COLUMN_TITLES
 from paperdesk.gui.resources import icon
 from paperdesk.gui.sidebar import STATUS_LABELS
@@ -70,6 +71,9 @@ class WindowMenus:
         commands, transfers = window.commands, window.transfers
         self.open_library_action = self._action(
             "&Open Library…", window.choose_library, QKeySequence(std.Open), "library"
+        )
+        self.connect_team_action = self._action(
+            "Connect to &Team Library…", window.team.choose_team_library, None, "library"
         )
         self.import_action = self._action("&Import…", transfers.choose_import, "Ctrl+I", "import")
         self.export_action = self._action(
@@ -188,6 +192,7 @@ class WindowMenus:
     def _build_menus(self, bar: QMenuBar) -> None:
         file_menu = bar.addMenu("&File")
         file_menu.addAction(self.open_library_action)
+        file_menu.addAction(self.connect_team_action)
         self.recent_menu = file_menu.addMenu("Open &Recent Library")
         file_menu.addSeparator()
         file_menu.addActions([self.import_action, self.export_action, self.demo_action])
@@ -284,13 +289,12 @@ class WindowMenus:
         self.descending_action.setChecked(descending)
         self.descending_action.setEnabled(key != RELEVANCE)
 
-    def show_recent_libraries(self, folders: list[Path]) -> None:
+    def show_recent_libraries(self, libraries: list[Path | TeamAddress]) -> None:
         self.recent_menu.clear()
-        for folder in folders:
-            self.recent_menu.addAction(
-                str(folder), partial(self.window.switch_library, Path(folder))
-            )
-        self.recent_menu.setEnabled(bool(folders))
+        for library in libraries:
+            name = library.masked if isinstance(library, TeamAddress) else str(library)
+            self.recent_menu.addAction(name, partial(self.window.switch_library, library))
+        self.recent_menu.setEnabled(bool(libraries))
 
     def show_coloured_tags(self, keys: dict[str, int]) -> None:
         """One toggle action per coloured tag, on Alt and its digit."""

@@ -3,6 +3,8 @@
 Text is saved ~600 ms after the user stops typing, and at once when the editor loses
 focus, when another paper is shown and when the window closes (`flush`). So at most the
 last fraction of a second of typing is at risk in a crash, and nothing on a normal close.
+A save the store refused (a team library's server away) is kept: in the editor while
+its paper is shown, else as a draft that the paper shows again and `retry` saves.
 
 The preview renders math as abstracts do (`$O(n^2)$` -> O(n²)). It loads nothing a
 note names (no images, no files) and follows a link only when clicked, and only an
@@ -86,6 +88,7 @@ class NoteEditor(QTabWidget):
         self._paper_id: int | None = None
         # What the store holds for this paper as far as we know; None after a failed save.
         self._saved_text: str | None = ""
+        self._drafts: dict[int, str] = {}  # paper id -> text whose save failed
         self._loading = False
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -113,10 +116,12 @@ class NoteEditor(QTabWidget):
             return
         self._paper_id = paper_id
         self._saved_text = text
+        draft = self._drafts.pop(paper_id, None) if paper_id is not None else None
+        shown = text if draft is None else draft  # a draft stays unsaved (dirty)
         self._loading = True
         try:
-            if self.editor.toPlainText() != text:
-                self.editor.setPlainText(text)
+            if self.editor.toPlainText() != shown:
+                self.editor.setPlainText(shown)
         finally:
             self._loading = False
         self.editor.setEnabled(paper_id is not None)
@@ -132,10 +137,31 @@ class NoteEditor(QTabWidget):
             self._saved_text = text
             self.save_requested.emit(self._paper_id, text)
 
-    def save_failed(self, paper_id: int) -> None:
-        """The store refused a save: keep the text marked unsaved so the next flush retries."""
+    def save_failed(self, paper_id: int, text: str) -> None:
+        """The store refused a save: the text stays unsaved (the next flush retries), or,
+        when another paper is shown by now, becomes that paper's draft."""
         if paper_id == self._paper_id:
             self._saved_text = None
+        else:
+            self._drafts[paper_id] = text
+
+    def drafts(self) -> dict[int, str]:
+        """The drafts, and the text being edited if it is not saved yet."""
+        unsaved = (
+            {self._paper_id: self.text()} if self.is_dirty() and self._paper_id is not None else {}
+        )
+        return {**self._drafts, **unsaved}
+
+    def add_drafts(self, drafts: dict[int, str]) -> None:
+        """Drafts kept by an earlier window (`retry` saves them)."""
+        self._drafts.update(drafts)
+
+    def retry(self) -> None:
+        """Save the drafts and the text being edited again (the store takes them now)."""
+        drafts, self._drafts = self._drafts, {}
+        for paper_id, text in drafts.items():
+            self.save_requested.emit(paper_id, text)
+        self.flush()
 
     def _on_text_changed(self) -> None:
         if not self._loading and self._paper_id is not None:

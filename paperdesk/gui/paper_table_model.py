@@ -28,6 +28,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPixmap
 
 from paperdesk.core import fields
+from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.models import MAX_RATING, Paper
 from paperdesk.gui.resources import icon
 from paperdesk.gui.star_rating import STAR_GOLD
@@ -201,6 +202,9 @@ class PaperTableModel(QAbstractTableModel):
         wanted = self._ids[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
         try:
             papers = {paper.id: paper for paper in self._fetch(wanted)}
+        except PaperdeskError as error:  # a team library's server away: said by the banner
+            log.info("could not read papers for table rows %d..: %s", page * PAGE_SIZE, error)
+            papers = {}
         except Exception:
             # Painting must not raise; the rows stay blank until the next refresh.
             log.exception("could not read papers for table rows %d..", page * PAGE_SIZE)

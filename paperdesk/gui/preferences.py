@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk import config
+from paperdesk.core.team_url import TeamAddress, is_team_url
 from paperdesk.gui.dialogs import CONFIRM_DELETE_KEY
 from paperdesk.gui.resources import style_sheet
 
@@ -132,16 +133,25 @@ def is_dark() -> bool:
 
 
 # --- recent libraries --------------------------------------------------------------------
-def recent_libraries(settings: QSettings) -> list[Path]:
+def recent_libraries(settings: QSettings) -> list[Path | TeamAddress]:
+    """Library folders and team libraries' addresses (never with a password)."""
     values = settings.value(RECENT_KEY, [], type=list) or []
-    return [Path(str(value)) for value in values]
+    return [TeamAddress(str(v)) if is_team_url(str(v)) else Path(str(v)) for v in values]
 
 
-def remember_library(settings: QSettings, folder: Path) -> list[Path]:
-    """Put `folder` first in the recent libraries; returns the new list."""
-    folder = Path(folder).expanduser().resolve()
-    recent = [folder, *(p for p in recent_libraries(settings) if p != folder)][:MAX_RECENT]
-    settings.setValue(RECENT_KEY, [str(p) for p in recent])
+def library_identity(location: Path | TeamAddress) -> Path | TeamAddress:
+    """What tells libraries apart: a resolved folder, or an address without its password
+    (which is never written down)."""
+    if isinstance(location, TeamAddress):
+        return location.with_password(None)
+    return Path(location).expanduser().resolve()
+
+
+def remember_library(settings: QSettings, location: Path | TeamAddress) -> list[Path | TeamAddress]:
+    """Put `location` first in the recent libraries; returns the new list."""
+    location = library_identity(location)
+    recent = [location, *(p for p in recent_libraries(settings) if p != location)][:MAX_RECENT]
+    settings.setValue(RECENT_KEY, [p.url if isinstance(p, TeamAddress) else str(p) for p in recent])
     return recent
 
 

@@ -9,6 +9,9 @@ from sqlalchemy import Engine, create_engine, event
 
 #: How long a statement waits for another program's write before giving up.
 BUSY_TIMEOUT_S = 30
+#: How long connecting to a team library's server may take before it counts as
+#: unreachable (libpq's default is to wait for ever on a host that does not answer).
+CONNECT_TIMEOUT_S = 10
 
 
 def make_engine(url: str) -> Engine:
@@ -19,7 +22,12 @@ def make_engine(url: str) -> Engine:
     if url.startswith(("postgresql://", "postgres://")):
         url = "postgresql+psycopg://" + url.split("://", 1)[1]
     if url.startswith("postgresql"):
-        return create_engine(url, pool_pre_ping=True, hide_parameters=True)
+        return create_engine(
+            url,
+            pool_pre_ping=True,
+            hide_parameters=True,
+            connect_args={"connect_timeout": CONNECT_TIMEOUT_S},
+        )
     engine = create_engine(url, connect_args=_connect_args(url))
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)

@@ -17,7 +17,7 @@ import psycopg.errors
 from sqlalchemy import Engine, event, text
 from sqlalchemy.engine import ExceptionContext
 
-from paperdesk.core.errors import LibraryError, PasswordNeeded, StorageError
+from paperdesk.core.errors import LibraryError, PasswordNeeded, ServerUnreachable
 
 #: Any number, the same in every client: the advisory lock held while migrating.
 MIGRATION_LOCK_KEY = 0x70617065  # "pape"
@@ -27,6 +27,10 @@ def translate_server_errors(engine: Engine, masked: str) -> None:
     """Re-raise connection faults of `engine` as the library's errors, naming `masked`."""
 
     def on_error(context: ExceptionContext) -> None:
+        if context.is_pre_ping:
+            # A pooled connection the server dropped (restarted, pg_terminate_backend):
+            # the pool replaces it; only if that fails is the server unreachable.
+            return
         error = context.original_exception
         if isinstance(error, psycopg.OperationalError):
             raise server_error(error, masked) from error
@@ -43,7 +47,17 @@ def server_error(error: psycopg.OperationalError, masked: str) -> LibraryError:
     reason = " ".join(str(error).split()) or type(error).__name__
     if "no password supplied" in reason or "password authentication failed" in reason:
         return PasswordNeeded(f"the team library {masked} needs a password: {reason}")
-    return StorageError(f"the team library {masked} cannot be reached: {reason}")
+    return ServerUnreachable(f"the team library {masked} cannot be reached: {reason}")
+
+
+def check_server(url: str, masked: str, timeout_s: int = 5) -> None:
+    """Log in to the server at `url` and out again, creating nothing: the library's
+    error (PasswordNeeded, ServerUnreachable) when it refuses or cannot be reached."""
+    try:
+        with psycopg.connect("postgresql://" + url.split("://", 1)[1], connect_timeout=timeout_s):
+            pass
+    except psycopg.OperationalError as error:
+        raise server_error(error, masked) from error
 
 
 @contextmanager

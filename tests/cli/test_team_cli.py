@@ -7,6 +7,7 @@ there. It is a team library now, wherever the command runs.
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -115,12 +116,35 @@ def test_a_bad_address_is_one_line_that_never_shows_the_password(
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_the_desktop_app_says_it_cannot_open_a_team_library_yet(tmp_path: Path) -> None:
-    result = paperdesk(tmp_path, library="postgresql://alice:s3cret@localhost/icml", check=False)
-    assert result.returncode == 1
-    assert "cannot open a team library yet (postgresql://alice:***@localhost/icml)" in (
-        result.stderr
+def test_the_desktop_app_opens_a_team_library(
+    postgres_server: PostgresServer, team_database: str, tmp_path: Path
+) -> None:
+    picture = tmp_path / "team.png"
+    result = paperdesk(
+        tmp_path,
+        "--screenshot",
+        str(picture),
+        library=postgres_server.url(team_database),
+        check=False,
     )
+    assert result.returncode == 0, result.stderr
+    assert picture.stat().st_size > 10_000
+
+
+def test_the_desktop_app_names_an_unreachable_team_library_without_its_password(
+    tmp_path: Path,
+) -> None:
+    with socket.socket() as probe:  # a port nothing listens on once closed
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"postgresql://alice:s3cret@localhost:{port}/icml"
+    result = paperdesk(
+        tmp_path, "--screenshot", str(tmp_path / "x.png"), library=address, check=False
+    )
+    assert result.returncode == 1
+    assert f"alice:***@localhost:{port}/icml cannot be reached" in result.stderr
+    assert "s3cret" not in result.stderr + result.stdout
+    assert "Traceback" not in result.stderr
 
 
 def test_the_backup_verb_points_a_team_library_to_its_server(

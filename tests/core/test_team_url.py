@@ -65,3 +65,20 @@ def test_an_address_without_a_database_is_refused_in_one_line() -> None:
     with pytest.raises(LibraryError, match=r"names no database") as caught:
         TeamAddress.parse("postgresql://alice:s3cret@host")
     assert "s3cret" not in str(caught.value)
+
+
+def test_the_connect_dialogs_fields_make_an_address_each_part_quoted() -> None:
+    address = TeamAddress.build("db.lab.org", 5433, "icml 2025", "al ice", "p@ss/w:rd")
+    assert (address.host, address.port, address.database) == ("db.lab.org", 5433, "icml 2025")
+    assert (address.user, address.password) == ("al ice", "p@ss/w:rd")
+    assert address.masked == "postgresql://al%20ice:***@db.lab.org:5433/icml%202025"
+    assert TeamAddress.build("", None, "icml", "").url == "postgresql://localhost/icml"
+    with pytest.raises(LibraryError, match=r"names no database"):
+        TeamAddress.build("localhost", 5432, " ", "alice", "s3cret")
+
+
+def test_an_address_without_its_password_is_what_settings_keep() -> None:
+    typed = TeamAddress.parse("postgresql://al%20ice:s3cret@[::1]:5433/icml")
+    kept = typed.with_password(None)
+    assert kept.url == "postgresql://al%20ice@[::1]:5433/icml"
+    assert kept.user == "al ice" and kept.password is None and kept.key == typed.key

@@ -1,0 +1,96 @@
+"""A team library whose server went away: a banner, read-only, nothing typed lost.
+
+`LibraryWatch` says when the server stops and starts answering. Meanwhile the library
+is read-only (the same mode as a read-only local library, with its banner saying why),
+a note being typed stays in its editor or becomes a draft, and once the server is back
+the banner goes, writing resumes and the drafts are saved. A window closed meanwhile
+keeps its drafts on this machine (services/note_drafts.py); the next window on the
+library saves them.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject
+
+from paperdesk.core.errors import ReadOnlyLibraryError, ServerUnreachable
+from paperdesk.gui.library_notices import READ_ONLY_TEXT
+from paperdesk.services import note_drafts
+from paperdesk.services.desk import Desk
+
+if TYPE_CHECKING:
+    from paperdesk.gui.main_window import MainWindow
+
+log = logging.getLogger(__name__)
+
+OFFLINE_TEXT = "Team library unreachable — read-only until it is back; retrying."
+DRAFT_KEPT = "The note is kept as a draft and saved once the team library is back."
+BACK = "The team library is back: changes are saved again."
+
+
+def is_offline_refusal(desk: Desk | None, error: BaseException) -> bool:
+    """Whether a team library refused a change only because its server is away."""
+    return (
+        desk is not None
+        and desk.address is not None
+        and isinstance(error, ServerUnreachable | ReadOnlyLibraryError)
+    )
+
+
+class OfflineMode(QObject):
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        window.watch.unreachable.connect(self.go_offline)
+        window.watch.reachable.connect(self.come_back)
+        window.desk_opened.connect(self._save_kept_drafts)
+        window.installEventFilter(self)  # sees the window's Close before closeEvent
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.window and event.type() == QEvent.Type.Close:
+            self._keep_drafts()
+        return False
+
+    def _keep_drafts(self) -> None:
+        desk, editor = self.window.desk, self.window.detail.notes
+        if desk is None or desk.address is None or not self.window.watch.offline:
+            return
+        drafts = editor.drafts()
+        if drafts:
+            note_drafts.keep(desk, drafts)
+            log.info("%d note drafts kept until the team library is back", len(drafts))
+
+    def _save_kept_drafts(self) -> None:
+        desk = self.window.desk
+        if desk is not None and desk.address is not None:
+            if drafts := note_drafts.take(desk):
+                self.window.detail.notes.add_drafts(drafts)
+                self.window.detail.notes.retry()
+
+    def go_offline(self, reason: str) -> None:
+        desk = self.window.desk
+        if desk is None:
+            return
+        desk.read_only = True  # writes are refused at once, not after a network timeout
+        banner = self.window.read_only_banner
+        banner.setText(OFFLINE_TEXT)
+        banner.setToolTip(reason)
+        banner.show()
+        self.window.statusBar().showMessage(OFFLINE_TEXT)
+
+    def come_back(self) -> None:
+        desk = self.window.desk
+        if desk is None:
+            return
+        desk.read_only = False
+        banner = self.window.read_only_banner
+        banner.hide()
+        banner.setText(READ_ONLY_TEXT)
+        banner.setToolTip("")
+        self.window.statusBar().showMessage(BACK, 5000)
+        self.window.detail.notes.retry()
+        model = self.window.model
+        model.refresh_papers(model.ids())  # rows that could not be read meanwhile
+        self.window.run_search()  # a search that could not run meanwhile

@@ -1,0 +1,80 @@
+"""A TCP relay between the window and the PostgreSQL server that a test can cut and
+restore, so a team library's server "goes away" without stopping the session's server."""
+
+from __future__ import annotations
+
+import socket
+import threading
+
+
+class TcpProxy:
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = int(probe.getsockname()[1])
+        self._listener: socket.socket | None = None
+        self._open: list[socket.socket] = []
+        self._swallowing = False
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen()
+        self._listener = listener
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+
+    def stop(self) -> None:
+        """Refuse new connections and cut the open ones (as a server going down does)."""
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
+        self._cut()
+
+    def black_hole(self) -> None:
+        """Cut the open connections and answer new ones never (a host gone off the
+        network: nothing refuses, nothing replies)."""
+        self._swallowing = True
+        self._cut()
+
+    def _cut(self) -> None:
+        with self._lock:
+            for connection in self._open:
+                try:
+                    connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                connection.close()
+            self._open.clear()
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return  # stopped
+            if self._swallowing:
+                with self._lock:
+                    self._open.append(client)
+                continue
+            server = socket.create_connection(("localhost", self.target_port))
+            with self._lock:
+                self._open += [client, server]
+            for source, sink in ((client, server), (server, client)):
+                threading.Thread(target=_pipe, args=(source, sink), daemon=True).start()
+
+
+def _pipe(source: socket.socket, sink: socket.socket) -> None:
+    try:
+        while data := source.recv(65536):
+            sink.sendall(data)
+    except OSError:
+        pass
+    finally:
+        for end in (source, sink):
+            try:
+                end.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
