@@ -212,19 +212,25 @@ def build_parser() -> argparse.ArgumentParser:
         "simulate",
         cmd_simulate,
         "replay triage on a labelled file (any importable format): recall vs abstracts "
-        "read, WSS@95, ours beside the TF-IDF + SVM baseline and random reading",
+        "read, WSS@95, ours beside the TF-IDF + SVM baseline and random reading; each "
+        "replay stops at a recall of 0.95 (all WSS@95 needs), so the --json curves end "
+        "there",
     )
     sub.add_argument("file")
     sub.add_argument(
         "--relevant",
         required=True,
         metavar="FIELD=VALUE",
-        help="which papers are relevant: venue=CORL, year=2017..2018, or title~WORD / "
+        help="which papers are relevant: venue=CORL, year=2024..2025, or title~WORD / "
         "abstract~WORD (the word is hidden from the models)",
     )
     sub.add_argument("--prior", type=int, default=1, help="relevant and irrelevant to start from")
     sub.add_argument("--seed", type=int, default=0)
-    sub.add_argument("--json", action="store_true", help="the figures and the curves as JSON")
+    sub.add_argument(
+        "--json",
+        action="store_true",
+        help="the figures and the curves (up to a recall of 0.95) as JSON",
+    )
     sub.set_defaults(needs_library=False)
     command("undo", cmd_undo, "undo the last change")
     command("redo", cmd_undo, "redo the last undone change")

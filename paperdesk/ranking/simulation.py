@@ -18,6 +18,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -90,10 +91,15 @@ class SimulationResult:
         ]
         for run in self.runs:
             recalls = metrics.recall_after(run.found_at, self.n_relevant, reads)
+            # Past the point where a replay stopped, recall is only known to be at least.
+            stopped = len(run.found_at) < self.n_relevant
+            cells = [
+                f">={recall:.0%}" if stopped and read >= run.read else f"{recall:>5.0%}"
+                for read, recall in zip(reads, recalls, strict=True)
+            ]
             lines.append(
                 f"{run.method:<10} {self.read_to_95(run.method):>11} "
-                f"{self.wss_95(run.method):>7.1%}   {'':<21}"
-                + "  ".join(f"{recall:>5.0%}" for recall in recalls)
+                f"{self.wss_95(run.method):>7.1%}   {'':<21}" + "  ".join(cells)
             )
         random_recalls = "  ".join(f"{min(1.0, share):>5.0%}" for share in shares)
         lines.append(
@@ -121,16 +127,29 @@ def simulate(
     is_relevant: Callable[[PaperRecord], bool],
     prior: int = 1,
     seed: int = 0,
+    **options: Any,
+) -> SimulationResult:
+    """Replay triage of `records` with ours (and the baseline) from the same priors;
+    `options` are simulate_seeds' (rule, hidden_words, with_baseline, ...)."""
+    (result,) = simulate_seeds(records, is_relevant, [seed], prior, **options)
+    return result
+
+
+def simulate_seeds(
+    records: Sequence[PaperRecord],
+    is_relevant: Callable[[PaperRecord], bool],
+    seeds: Sequence[int],
+    prior: int = 1,
     *,
     rule: str = "",
     hidden_words: Sequence[str] = (),
     with_baseline: bool = True,
     retrain_growth: float = DEFAULT_RETRAIN_GROWTH,
     stop_recall: float = 1.0,
-) -> SimulationResult:
-    """Replay triage of `records` with ours (and the baseline) from the same priors.
+) -> list[SimulationResult]:
+    """`simulate` for each of `seeds`, the features built once for all of them.
 
-    `hidden_words` are cut out of every text both models read; `stop_recall` ends the
+    `hidden_words` are cut out of every text both models read; `stop_recall` ends each
     replay once that share of the relevant papers is found (1.0 reads on to the last).
     """
     y = np.fromiter((is_relevant(r) for r in records), dtype=np.int64, count=len(records))
@@ -140,15 +159,19 @@ def simulate(
             f"--relevant {rule or '...'}: {n_relevant} of {len(y)} papers are relevant;"
             f" a prior of {prior} needs at least {prior} relevant and {prior} irrelevant"
         )
-    first = prior_rows(y, prior, seed)
     stop = metrics.needed(n_relevant, stop_recall)
-    features = FeatureMatrix.build(enumerate(records), hidden=hidden_words)
-    schedule = (first, retrain_growth, stop)
-    runs = [replay(OURS, features.matrix, y, LEARNER, *schedule, presumed=PRESUMED_IRRELEVANT)]
-    if with_baseline:
-        matrix = baseline_features(records, hidden_words)
-        runs.append(replay(BASELINE, matrix, y, baseline_learner(), *schedule, presumed=0))
-    return SimulationResult(rule, len(y), n_relevant, prior, seed, tuple(runs), retrain_growth)
+    ours = FeatureMatrix.build(enumerate(records), hidden=hidden_words).matrix
+    theirs = baseline_features(records, hidden_words) if with_baseline else None
+    results = []
+    for seed in seeds:
+        schedule = (prior_rows(y, prior, seed), retrain_growth, stop)
+        runs = [replay(OURS, ours, y, LEARNER, *schedule, presumed=PRESUMED_IRRELEVANT)]
+        if theirs is not None:
+            runs.append(replay(BASELINE, theirs, y, baseline_learner(), *schedule, presumed=0))
+        results.append(
+            SimulationResult(rule, len(y), n_relevant, prior, seed, tuple(runs), retrain_growth)
+        )
+    return results
 
 
 def prior_rows(y: np.ndarray, prior: int, seed: int) -> list[int]:
@@ -171,7 +194,8 @@ def replay(
 ) -> Run:
     """Read `first`, then most promising first, until `stop` relevant papers are found.
 
-    Each fit adds `presumed` random unread rows as irrelevant (0 for the baseline).
+    Each fit makes its irrelevant rows up to `presumed` with random unread ones (0 for
+    the baseline, which has none).
     """
     order = list(first)
     read = np.zeros(len(y), dtype=bool)

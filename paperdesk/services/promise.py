@@ -18,6 +18,7 @@ import hashlib
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
@@ -95,18 +96,38 @@ class Promise:
         one read of the papers' keys and tokenises only what changed.
         """
         with self._lock:
-            current = {paper_id: _digest(key) for paper_id, key in self._triage.text_keys()}
+            current = self._current_keys()
             if self._features is None:
                 self._features, self._keys = self._load()
-            changed = [i for i, key in current.items() if self._keys.get(i) != key]
             removed = [i for i in self._keys if i not in current]
-            if self._features is None or changed or removed:
-                self._features = self._updated(self._features, changed, removed)
-                self._keys = current
-                self._save(self._features)
-            if self._ranker is not None and self._ranker.latest.features is not self._features:
-                self._ranker.set_features(self._features)
-            return self._features
+            return self._follow(current, removed)
+
+    def _reread(self, ids: Sequence[int]) -> None:
+        """Re-tokenise those of `ids` whose text changed (an edited title, an undone one).
+
+        Reads the keys of these papers only: a decision changes no key and costs one
+        small query here, and an edit does not wait for the next open to be seen.
+        """
+        with self._lock:
+            if self._features is not None:  # else the first features() reads every key
+                self._follow(self._current_keys(ids), removed=[])
+
+    def _follow(self, current: dict[int, int], removed: list[int]) -> FeatureMatrix:
+        """The matrix with the papers whose key differs from `current` re-tokenised and
+        `removed` dropped; saved, and handed to the ranker, when anything changed."""
+        changed = [i for i, key in current.items() if self._keys.get(i) != key]
+        if self._features is None or changed or removed:
+            self._features = self._updated(self._features, changed, removed)
+            for paper_id in removed:
+                del self._keys[paper_id]
+            self._keys.update(current)
+            self._save(self._features)
+        if self._ranker is not None and self._ranker.latest.features is not self._features:
+            self._ranker.set_features(self._features)
+        return self._features
+
+    def _current_keys(self, ids: Sequence[int] | None = None) -> dict[int, int]:
+        return {paper_id: _digest(key) for paper_id, key in self._triage.text_keys(ids)}
 
     def ready(self) -> bool:
         """Whether a model can be asked for now (the matrix exists and a ranker runs)."""
@@ -184,7 +205,8 @@ class Promise:
 
     def note_changes(self, changes: Changes) -> None:
         """Learn from a mutation: new labels for the papers it touched, and a matrix
-        update (on the worker) when papers came or went. Never slow, never raises."""
+        update (on the worker) when papers came or went or their text changed. Never
+        slow, never raises."""
         ranker = self._ranker
         if ranker is None or not changes.paper_ids:
             return
@@ -195,17 +217,27 @@ class Promise:
                 ranker.decide(paper_id, judged.get(paper_id))
             if changes.papers_added_or_removed:
                 self._worker.submit(self._logged(self.features))
+            else:
+                self._worker.submit(self._logged(lambda: self._reread(ids)))
         except Exception:
             log.exception("the ranking could not follow a change")
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until the model reflects every decision so far (CLI, tests, benchmarks).
+        """Block until the model reflects every change so far (CLI, tests, benchmarks).
 
-        Once the ranker runs, this reads nothing: bringing the matrix up to date reads
-        every paper's key (seconds at 100,000), which a change's own note_changes does.
+        Once the ranker runs, this reads nothing itself: it waits for the matrix updates
+        the changes' own note_changes queued, then for the model.
         """
         ranker = self._ranker
-        return (ranker if ranker is not None else self.ranker()).wait(timeout)
+        if ranker is None:
+            return self.ranker().wait(timeout)
+        started = time.monotonic()
+        try:
+            self._worker.submit(lambda: None).result(timeout)
+        except (TimeoutError, RuntimeError):  # too slow, or the library is closing
+            return False
+        left = None if timeout is None else max(0.0, timeout - (time.monotonic() - started))
+        return ranker.wait(left)
 
     def latest(self) -> Ranking | None:
         """The last model that finished (None before the ranker started)."""

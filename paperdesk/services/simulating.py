@@ -3,6 +3,8 @@
 The file is read like an import (any format the registry knows) but never enters a
 library; `--relevant` names the truth (paperdesk.ranking.labels) and the replay always
 decides truthfully (paperdesk.ranking.simulation), beside the usual open-source baseline.
+Each replay stops once 95% of the relevant papers are found: WSS@95 and the papers read
+to 95% need no more, and reading on to the last relevant paper costs most of the time.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from pathlib import Path
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.formats.registry import read_file
 from paperdesk.ranking.labels import parse_relevant
+from paperdesk.ranking.metrics import RECALL_TARGET
 from paperdesk.ranking.simulation import SimulationResult, simulate
 
 
@@ -31,4 +34,5 @@ def simulate_file(path: Path, relevant: str, prior: int = 1, seed: int = 0) -> S
         seed,
         rule=rule.text,
         hidden_words=rule.hidden_words,
+        stop_recall=RECALL_TARGET,
     )

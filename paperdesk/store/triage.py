@@ -85,15 +85,23 @@ class TriageStore(SubStore):
                 for row in connection.execute(query):
                     yield row.paper_id, Status(row.status), row.rating
 
-    def text_keys(self) -> Iterator[tuple[int, str]]:
-        """(id, key) of every paper, the key changing whenever the text the ranking reads
-        does (a new abstract changes the fingerprint, a title its text or derivation)."""
+    def text_keys(self, ids: Sequence[int] | None = None) -> Iterator[tuple[int, str]]:
+        """(id, key) of every paper (or of those among `ids`), the key changing whenever
+        the text the ranking reads does (a new abstract changes the fingerprint, a title
+        its text or derivation)."""
         query = select(
             papers_t.c.id, papers_t.c.fingerprint, papers_t.c.title_is_derived, papers_t.c.title
         ).order_by(papers_t.c.id)
+        queries = (
+            [query]
+            if ids is None
+            else [query.where(papers_t.c.id.in_(chunk)) for chunk in chunked(sorted(ids))]
+        )
         with self._db.read() as connection:
-            for row in connection.execute(query):
-                yield row.id, f"{row.fingerprint}|{int(bool(row.title_is_derived))}|{row.title}"
+            for each in queries:
+                for row in connection.execute(each):
+                    key = f"{row.fingerprint}|{int(bool(row.title_is_derived))}|{row.title}"
+                    yield row.id, key
 
     def texts(self, ids: Sequence[int]) -> Iterator[tuple[int, PaperRecord]]:
         """(id, title and abstract) of these papers in id order, for the ranking."""

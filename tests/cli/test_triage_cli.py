@@ -102,4 +102,7 @@ def test_simulate_on_the_corpus_beats_random_reading(tmp_path: Path) -> None:
     assert set(runs) == {"ours", "baseline"}
     random_read = result["random_read_to_95"]
     assert runs["ours"]["read_to_95"] < random_read / 2
-    assert runs["ours"]["recall_at_read"][-1][1] == 1.0
+    # Each replay stops at 95% recall (all WSS@95 needs): the curve ends where it got there.
+    for method in runs.values():
+        last_read, last_recall = method["recall_at_read"][-1]
+        assert last_read == method["read_to_95"] and 0.95 <= last_recall < 1.0

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from paperdesk.core.models import PaperRecord, Status
 from paperdesk.ranking.features import FeatureMatrix
-from paperdesk.ranking.model import decision_label, more_like, rank, train
+from paperdesk.ranking.model import (
+    PRESUMED_IRRELEVANT,
+    decision_label,
+    fit_decisions,
+    more_like,
+    rank,
+    train,
+)
 from tests.ranking.synthetic import make_records
 
 
@@ -90,3 +99,24 @@ def test_a_library_where_every_paper_is_kept_has_nothing_to_rank() -> None:
     features = FeatureMatrix.build(enumerate(records))
     assert train(features, {0: True, 1: True, 2: True}) is None
     assert train(FeatureMatrix.build([]), {}, query="graph") is None
+
+
+@pytest.mark.parametrize(("discards", "presumed"), [(1, 99), (30, 70), (100, 0), (150, 0)])
+def test_discards_take_the_place_of_presumed_irrelevant_papers(discards, presumed) -> None:
+    """Random undecided papers only make the irrelevant examples up to 100: at low
+    prevalence, a hundred of them in every fit cost reading (title~causal)."""
+    matrix = sp.random(400, 50, density=0.2, format="csr", random_state=0)
+    rows = np.arange(discards + 2)
+    y = np.array([1, 1] + [0] * discards)
+    seen: list[np.ndarray] = []
+
+    def learn(x: sp.csr_matrix, labels: np.ndarray) -> tuple[np.ndarray, float]:
+        seen.append(labels)
+        return np.zeros(x.shape[1]), 0.0
+
+    fit_decisions(learn, matrix, rows, y)
+
+    assert PRESUMED_IRRELEVANT == 100
+    (labels,) = seen
+    assert len(labels) == len(rows) + presumed
+    assert np.count_nonzero(labels == 0) == max(100, discards)

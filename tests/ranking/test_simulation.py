@@ -9,8 +9,9 @@ import pytest
 
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.formats.registry import read_file
+from paperdesk.ranking import metrics
 from paperdesk.ranking.labels import parse_relevant
-from paperdesk.ranking.simulation import BASELINE, OURS, prior_rows, simulate
+from paperdesk.ranking.simulation import BASELINE, OURS, SimulationResult, prior_rows, simulate
 from tests.ranking.synthetic import make_records
 
 
@@ -68,3 +69,22 @@ def test_on_real_papers_most_promising_first_beats_random(shared_data) -> None:
     assert 80 < result.n_relevant < 200
     assert result.read_to_95(OURS) < 0.5 * result.random_read_to_95
     assert result.wss_95(OURS) > 0.4
+
+
+def test_stopping_at_95_percent_recall_gives_the_same_figures_for_fewer_reads() -> None:
+    records, relevant = make_records(n=300, share=0.1, seed=5)
+    flags = dict(zip(map(id, records), relevant, strict=True))
+
+    def replay(stop_recall: float) -> SimulationResult:
+        return simulate(records, lambda r: flags[id(r)], seed=1, stop_recall=stop_recall)
+
+    full, stopped = replay(1.0), replay(0.95)
+    needed = metrics.needed(sum(relevant))
+    assert needed < sum(relevant)  # else stopping would change nothing here
+    for method in (OURS, BASELINE):
+        assert stopped.read_to_95(method) == full.read_to_95(method)
+        assert stopped.run(method).found_at == full.run(method).found_at[:needed]
+        assert stopped.run(method).read == stopped.read_to_95(method) < full.run(method).read
+    # Past the stop, the summary says recall is at least what was found, not exactly.
+    ours_line = stopped.summary().splitlines()[2]
+    assert ours_line.split()[-1] == f">={needed / sum(relevant):.0%}"
