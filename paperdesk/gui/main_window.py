@@ -43,6 +43,7 @@ from paperdesk.gui.job_progress import JobProgress
 from paperdesk.gui.library_notices import ReadOnlyBanner, offer_restore, restore_backup
 from paperdesk.gui.library_watch import LibraryWatch
 from paperdesk.gui.menus import WindowMenus
+from paperdesk.gui.open_upkeep import OpenUpkeep
 from paperdesk.gui.operations import Operations
 from paperdesk.gui.panes import Panes
 from paperdesk.gui.paper_table import PaperTable
@@ -158,6 +159,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.progress)
         self.statusBar().addPermanentWidget(self.index_progress)
         self.catch_up = IndexCatchUp(self.operations, self.index_progress)
+        self.upkeep = OpenUpkeep(self.operations, self.index_progress, self.catch_up, self)
         self.statusBar().addPermanentWidget(self.counts)
         self._build_layout()
         self.menus = WindowMenus(self)
@@ -233,14 +235,9 @@ class MainWindow(QMainWindow):
         self.progress.start("Opening the library…", cancellable=False)
         folder = self.library_dir
 
-        def open_desk(job: Job) -> Desk:
-            return Desk.open(
-                folder,
-                progress=lambda done, total: job.report_progress(
-                    done, total, f"Indexing papers: {done:,} of {total:,}"
-                ),
-                on_wait=self.watch.waiting.emit,
-            )
+        def open_desk(_job: Job) -> Desk:
+            # The table is listed first; gui/open_upkeep.py does the rest of opening.
+            return Desk.open(folder, on_wait=self.watch.waiting.emit, maintain=False)
 
         self.runner.write(
             "Open the library",
@@ -265,7 +262,7 @@ class MainWindow(QMainWindow):
         self.detail.set_always_words(triage_service.highlight_words(desk))
         self.refresh_panes(then=self._offer_demo_if_empty)
         self.run_search()
-        self.catch_up.start_if_behind()  # an import's indexing the last program left half-done
+        self.upkeep.opened()
         self.desk_opened.emit()
 
     def _offer_demo_if_empty(self, overview: Overview) -> None:
@@ -313,6 +310,8 @@ class MainWindow(QMainWindow):
 
     def run_search(self, *_args: object) -> None:
         scope, text = self.sidebar.scope(), self.search_bar.text()
+        if (text or scope.kind != Kind.ALL) and not self.upkeep.when_ready(self.run_search):
+            return  # it reads the index, being checked meanwhile (gui/open_upkeep.py)
         sort, descending = self.sort.key, self.sort.descending
         asked = (scope, text, sort, descending)
         self.operations.read(
