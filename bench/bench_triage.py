@@ -11,7 +11,7 @@ Measures, on the corpus (13,417 papers) or a replica of it (100,000):
 Prints figures; not a test. The library is built once (bench_gui.build_library) and kept
 in bench/out/. Usage (run it niced: it loads both cores):
     QT_QPA_PLATFORM=offscreen nice -n 10 python bench/bench_triage.py [--papers 13417]
-        [--decisions 60] [--read-ms 1000]
+        [--library DIR] [--decisions 60] [--read-ms 1000]
 """
 
 from __future__ import annotations
@@ -44,6 +44,9 @@ def ms(seconds: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--papers", type=int, default=13_417)
+    parser.add_argument(
+        "--library", type=Path, default=None, help="a library to copy instead of building one"
+    )
     parser.add_argument("--decisions", type=int, default=60)
     parser.add_argument(
         "--read-ms",
@@ -53,7 +56,7 @@ def main() -> None:
         "afternoon is about 4 s each); the search index catches up meanwhile",
     )
     args = parser.parse_args()
-    built = OUT / f"library-{args.papers}"
+    built = args.library or OUT / f"library-{args.papers}"
     build_library(built, args.papers)
     copies = tempfile.TemporaryDirectory()
     folder = Path(copies.name) / "library"
@@ -67,6 +70,7 @@ def main() -> None:
     window.search_applied.connect(lambda: listed.append(True))
     window.show()
     wait_for(app, lambda: bool(listed))
+    wait_for(app, window.upkeep.is_ready)  # the day's backup and the index's check
     desk = window.desk
     assert desk is not None
     print(f"library: {desk.library.papers.count():,} papers", flush=True)
