@@ -16,7 +16,7 @@ from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.models import Identifiers, Paper
 from paperdesk.formats.bibtex_reader import read_bibtex
 from paperdesk.formats.bibtex_writer import write_bibtex
-from tests.factories import make_paper
+from tests.factories import as_papers, make_paper
 
 
 def export(papers: list[Paper], flavour: str = "bibtex") -> str:
@@ -71,26 +71,9 @@ IMPORTED = r"""@article{Welland:TB1-1-2,
 """
 
 
-def imported_papers() -> list[Paper]:
-    records = read_bibtex(IMPORTED, "tugboat.bib").records
-    return [
-        make_paper(
-            id=number,
-            title=r.title,
-            authors=r.authors,
-            venue=r.venue,
-            year=r.year,
-            entry_type=r.entry_type,
-            raw_fields=r.raw_fields,
-            citation_key=r.citation_key,
-        )
-        for number, r in enumerate(records, start=1)
-    ]
-
-
 @pytest.mark.parametrize("flavour", ["bibtex", "biblatex"])
 def test_an_imported_entry_goes_out_as_it_came_in(flavour: str) -> None:
-    text = export(imported_papers(), flavour)
+    text = export(as_papers(list(read_bibtex(IMPORTED, "tugboat.bib").records)), flavour)
     # the stored key, unchanged; single-letter accent macros; the month macro, bare
     assert "@article{Welland:TB1-1-2," in text
     assert 'title = {{\\"O}{\\"o}{\\c{c}} and \\\'{E}cole},' in text

@@ -24,11 +24,11 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.core.models import Paper, PaperRecord
+from paperdesk.core.models import Paper
 from paperdesk.formats.bibtex_writer import write_bibtex
 from paperdesk.formats.json_reader import read_json
 from paperdesk.formats.seedlist import read_seedlist
-from tests.factories import make_paper
+from tests.factories import as_papers
 
 pytestmark = pytest.mark.skipif(
     shutil.which("bibtex") is None or shutil.which("pdflatex") is None,
@@ -84,25 +84,6 @@ def run_latex(folder: Path, bib: str, style: str) -> Run:
         latex_warnings=log.count("Warning"),
         log=blg + log,
     )
-
-
-def as_papers(records: list[PaperRecord]) -> list[Paper]:
-    """The records as a library stores them, without user data."""
-    return [
-        make_paper(
-            id=number,
-            title=r.title,
-            title_is_derived=r.title_is_derived,
-            authors=r.authors,
-            venue=r.venue,
-            year=r.year,
-            abstract=r.abstract,
-            ids=r.ids,
-            entry_type=r.entry_type,
-            raw_fields=r.raw_fields,
-        )
-        for number, r in enumerate(records, start=1)
-    ]
 
 
 def write_export(folder: Path, name: str, papers: list[Paper]) -> str:
