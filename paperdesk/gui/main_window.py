@@ -253,6 +253,7 @@ class MainWindow(QMainWindow):
             desk.close()
             return
         self.operations.desk = desk
+        self.upkeep.opened()
         self._set_library_enabled(True)
         self.read_only_banner.setVisible(desk.read_only)
         self.watch.start()
@@ -262,7 +263,6 @@ class MainWindow(QMainWindow):
         self.detail.set_always_words(triage_service.highlight_words(desk))
         self.refresh_panes(then=self._offer_demo_if_empty)
         self.run_search()
-        self.upkeep.opened()
         self.desk_opened.emit()
 
     def _offer_demo_if_empty(self, overview: Overview) -> None:

@@ -95,9 +95,11 @@ class OpenUpkeep(QObject):
 
     def when_ready(self, then: Callable[[], None]) -> bool:
         """True when the upkeep is done; otherwise `then` (the latest one asked) runs
-        once it is, and False."""
+        once it is, and False. A search asked before the first listing (a query given
+        at start) starts the upkeep at once: no listing will come before it."""
         if not self._ready:
             self._waiting = then
+            self._begin()
         return self._ready
 
     def _failed(self, error: BaseException) -> None:
