@@ -27,12 +27,11 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from bench_gui import OUT, BlockWatch, build_library, wait_for  # noqa: E402
+from bench_gui import OUT, BlockWatch, build_library, open_window, wait_for  # noqa: E402
 from PySide6.QtCore import QSettings, Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 
 from paperdesk.gui.app import application  # noqa: E402
-from paperdesk.gui.main_window import MainWindow  # noqa: E402
 from paperdesk.gui.triage_session import Order  # noqa: E402
 from paperdesk.services.promise import FEATURES_DIR  # noqa: E402
 
@@ -64,13 +63,7 @@ def main() -> None:
 
     app = application()
     settings = QSettings(str(Path(copies.name) / "bench.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(folder, settings, offer_demo=False)
-    window.resize(1400, 900)
-    listed: list[bool] = []
-    window.search_applied.connect(lambda: listed.append(True))
-    window.show()
-    wait_for(app, lambda: bool(listed))
-    wait_for(app, window.upkeep.is_ready)  # the day's backup and the index's check
+    window = open_window(app, folder, settings)
     desk = window.desk
     assert desk is not None
     print(f"library: {desk.library.papers.count():,} papers", flush=True)
