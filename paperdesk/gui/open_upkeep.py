@@ -76,10 +76,13 @@ class OpenUpkeep(QObject):
         self.progress.start("Checking the library…", cancellable=False)
 
         def maintain(job: Job) -> str | None:
+            # Papers left unindexed (an import cut short, or a bulk edit made since the
+            # window opened) are indexed a chunk at a time by IndexCatchUp, after this.
             return desk.maintain(
                 lambda done, total: job.report_progress(
                     done, total, f"Indexing papers: {done:,} of {total:,}"
-                )
+                ),
+                catch_up=False,
             )
 
         self.operations.runner.write(

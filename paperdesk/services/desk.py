@@ -122,10 +122,14 @@ class Desk:
         return desk
 
     def maintain(
-        self, progress: Callable[[int, int], None] | None = None, ensure_index: bool = True
+        self,
+        progress: Callable[[int, int], None] | None = None,
+        ensure_index: bool = True,
+        catch_up: bool = True,
     ) -> str | None:
         """What opening a library does once its database is open: the day's backup
-        (seconds at 100,000 papers), an import's unfinished indexing, and, with
+        (seconds at 100,000 papers), an import's unfinished indexing (`catch_up=False`:
+        left in `index_behind` for the caller to index in chunks), and, with
         `ensure_index`, the index brought up to date. Returns why it was stale, if it was."""
         if self.library.shared:  # its server keeps the backups and the import records
             return self.ensure_index(progress) if ensure_index else None
@@ -135,7 +139,7 @@ class Desk:
             rolling_backups.daily(self)
         if not ensure_index:
             return None
-        if self.index_behind and not self.read_only:
+        if catch_up and self.index_behind and not self.read_only:
             indexing.catch_up(self)  # just the papers an import left unindexed
         return self.ensure_index(progress)
 
