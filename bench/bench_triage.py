@@ -11,7 +11,7 @@ Measures, on the corpus (13,417 papers) or a replica of it (100,000):
 Prints figures; not a test. The library is built once (bench_gui.build_library) and kept
 in bench/out/. Usage (run it niced: it loads both cores):
     QT_QPA_PLATFORM=offscreen nice -n 10 python bench/bench_triage.py [--papers 13417]
-        [--decisions 60] [--read-ms 1000]
+        [--library DIR] [--decisions 60] [--read-ms 1000]
 """
 
 from __future__ import annotations
@@ -27,12 +27,11 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from bench_gui import OUT, BlockWatch, build_library, wait_for  # noqa: E402
+from bench_gui import OUT, BlockWatch, build_library, open_window, wait_for  # noqa: E402
 from PySide6.QtCore import QSettings, Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 
 from paperdesk.gui.app import application  # noqa: E402
-from paperdesk.gui.main_window import MainWindow  # noqa: E402
 from paperdesk.gui.triage_session import Order  # noqa: E402
 from paperdesk.services.promise import FEATURES_DIR  # noqa: E402
 
@@ -44,6 +43,9 @@ def ms(seconds: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--papers", type=int, default=13_417)
+    parser.add_argument(
+        "--library", type=Path, default=None, help="a library to copy instead of building one"
+    )
     parser.add_argument("--decisions", type=int, default=60)
     parser.add_argument(
         "--read-ms",
@@ -53,7 +55,7 @@ def main() -> None:
         "afternoon is about 4 s each); the search index catches up meanwhile",
     )
     args = parser.parse_args()
-    built = OUT / f"library-{args.papers}"
+    built = args.library or OUT / f"library-{args.papers}"
     build_library(built, args.papers)
     copies = tempfile.TemporaryDirectory()
     folder = Path(copies.name) / "library"
@@ -61,12 +63,7 @@ def main() -> None:
 
     app = application()
     settings = QSettings(str(Path(copies.name) / "bench.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(folder, settings, offer_demo=False)
-    window.resize(1400, 900)
-    listed: list[bool] = []
-    window.search_applied.connect(lambda: listed.append(True))
-    window.show()
-    wait_for(app, lambda: bool(listed))
+    window = open_window(app, folder, settings)
     desk = window.desk
     assert desk is not None
     print(f"library: {desk.library.papers.count():,} papers", flush=True)

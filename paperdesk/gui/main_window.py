@@ -36,7 +36,7 @@ from paperdesk.core.models import Overview, Paper, UndoLabels
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.core.team_url import TeamAddress
 from paperdesk.gui.commands import Commands
-from paperdesk.gui.demo_offer import load_demo, offer_demo_if_empty
+from paperdesk.gui.demo_offer import offer_demo_if_empty
 from paperdesk.gui.detail_pane import DetailPane
 from paperdesk.gui.dialogs import Asker, DemoOfferDialog, ErrorReporter, ShortcutsDialog
 from paperdesk.gui.index_catch_up import IndexCatchUp
@@ -44,6 +44,7 @@ from paperdesk.gui.job_progress import JobProgress
 from paperdesk.gui.library_notices import ReadOnlyBanner, offer_restore, restore_backup
 from paperdesk.gui.library_watch import LibraryWatch
 from paperdesk.gui.menus import WindowMenus
+from paperdesk.gui.open_upkeep import OpenUpkeep
 from paperdesk.gui.operations import Operations
 from paperdesk.gui.panes import Panes
 from paperdesk.gui.paper_table import PaperTable
@@ -169,6 +170,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.progress)
         self.statusBar().addPermanentWidget(self.index_progress)
         self.catch_up = IndexCatchUp(self.operations, self.index_progress)
+        self.upkeep = OpenUpkeep(self.operations, self.index_progress, self.catch_up, self)
         self.statusBar().addPermanentWidget(self.counts)
         self._build_layout()
         self.menus = WindowMenus(self)
@@ -257,6 +259,7 @@ class MainWindow(QMainWindow):
             desk.close()
             return
         self.operations.desk = desk
+        self.upkeep.opened()
         self._set_library_enabled(True)
         self.read_only_banner.setVisible(desk.read_only)
         self.watch.start()
@@ -264,13 +267,9 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Library: {desk.location}", 5000)
         self._remember_library()
         self.detail.set_always_words(triage_service.highlight_words(desk))
-        self.refresh_panes(then=self._offer_demo_if_empty)
+        self.refresh_panes(then=partial(offer_demo_if_empty, self))
         self.run_search()
-        self.catch_up.start_if_behind()  # an import's indexing the last program left half-done
         self.desk_opened.emit()
-
-    def _offer_demo_if_empty(self, overview: Overview) -> None:
-        offer_demo_if_empty(self, overview)
 
     def _on_open_failed(self, error: BaseException) -> None:
         self.progress.hide()
@@ -301,10 +300,6 @@ class MainWindow(QMainWindow):
             if action not in (menus.quit_action, menus.shortcuts_action, menus.syntax_action):
                 action.setEnabled(enabled)
 
-    # --- first run -------------------------------------------------------------------
-    def load_demo(self) -> None:
-        load_demo(self)
-
     # --- reading ---------------------------------------------------------------------
     @property
     def desk(self) -> Desk | None:
@@ -318,6 +313,8 @@ class MainWindow(QMainWindow):
 
     def run_search(self, *_args: object) -> None:
         scope, text = self.sidebar.scope(), self.search_bar.text()
+        if (text or scope.kind != Kind.ALL) and not self.upkeep.when_ready(self.run_search):
+            return  # it reads the index, being checked meanwhile (gui/open_upkeep.py)
         sort, descending = self.sort.key, self.sort.descending
         asked = (scope, text, sort, descending)
         self.operations.read(

@@ -23,6 +23,7 @@ from paperdesk.core.fields import RELEVANCE
 from paperdesk.core.models import MAX_RATING, Status, UndoLabels
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.core.team_url import TeamAddress
+from paperdesk.gui.demo_offer import load_demo
 from paperdesk.gui.paper_table_model import COLUMN_SORT_KEYS, COLUMN_TITLES
 from paperdesk.gui.resources import icon
 from paperdesk.gui.sidebar import STATUS_LABELS
@@ -82,7 +83,7 @@ class WindowMenus:
         self.export_selection_action = self._action(
             "Export &Selection…", transfers.export_selection, None, "export"
         )
-        self.demo_action = self._action("Load &Demo Papers", window.load_demo)
+        self.demo_action = self._action("Load &Demo Papers", partial(load_demo, window))
         self.preferences_action = self._action(
             "&Preferences…", window.show_preferences, QKeySequence(std.Preferences)
         )

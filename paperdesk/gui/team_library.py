@@ -37,15 +37,13 @@ def location_text(library: Path | TeamAddress) -> str:
     return library.masked if isinstance(library, TeamAddress) else str(library)
 
 
-def open_desk(library: Path | TeamAddress, job: Job, on_wait: Notice) -> Desk:
-    """Open a library folder or a team library (on the writer), with indexing progress."""
-
-    def progress(done: int, total: int) -> None:
-        job.report_progress(done, total, f"Indexing papers: {done:,} of {total:,}")
-
+def open_desk(library: Path | TeamAddress, _job: Job, on_wait: Notice) -> Desk:
+    """Open a library folder or a team library (on the writer). The table is listed
+    first; the rest of opening (backup, the index brought up to date, with progress)
+    is gui/open_upkeep.py's `Desk.maintain`, once the table is painted."""
     if isinstance(library, TeamAddress):
-        return Desk.open_team(library, progress, on_wait=on_wait)
-    return Desk.open(library, progress, on_wait=on_wait)
+        return Desk.open_team(library, ensure_index=False, on_wait=on_wait)
+    return Desk.open(library, on_wait=on_wait, maintain=False)
 
 
 def library_folder(library: Path | TeamAddress) -> Path:

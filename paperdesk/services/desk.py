@@ -94,11 +94,14 @@ class Desk:
         progress: Callable[[int, int], None] | None = None,
         ensure_index: bool = True,
         on_wait: Notice | None = None,
+        maintain: bool = True,
     ) -> Desk:
         """Open (creating if needed) a library; bring its index up to date.
 
         DamagedLibraryError when the database is missing from a folder that held a
-        library, or is damaged: never an empty library in its place.
+        library, or is damaged: never an empty library in its place. `maintain=False`
+        leaves `maintain` (the day's backup, the index's check) to the caller: the
+        window paints its table first and runs it next on its writer thread.
         """
         folder = Path(folder)
         _make_folder(folder)
@@ -114,15 +117,31 @@ class Desk:
             upgrade_guard=None if read_only else lambda: lock.hold(on_wait),
         )
         desk = cls(folder, library, FullTextIndex(folder / INDEX_DIR), read_only, on_wait)
-        desk.index_behind.update(_interrupted_import_indexing(library, desk.index))
-        if not read_only:
-            remove_unfinished(folder / UNFINISHED_DIR)  # what a killed export left behind
-            rolling_backups.daily(desk)
-        if ensure_index:
-            if desk.index_behind and not read_only:
-                indexing.catch_up(desk)  # just the papers an import left unindexed
-            desk.ensure_index(progress)
+        if maintain:
+            desk.maintain(progress, ensure_index)
         return desk
+
+    def maintain(
+        self,
+        progress: Callable[[int, int], None] | None = None,
+        ensure_index: bool = True,
+        catch_up: bool = True,
+    ) -> str | None:
+        """What opening a library does once its database is open: the day's backup
+        (seconds at 100,000 papers), an import's unfinished indexing (`catch_up=False`:
+        left in `index_behind` for the caller to index in chunks), and, with
+        `ensure_index`, the index brought up to date. Returns why it was stale, if it was."""
+        if self.library.shared:  # its server keeps the backups and the import records
+            return self.ensure_index(progress) if ensure_index else None
+        self.index_behind.update(_interrupted_import_indexing(self.library, self.index))
+        if not self.read_only:
+            remove_unfinished(self.folder / UNFINISHED_DIR)  # what a killed export left behind
+            rolling_backups.daily(self)
+        if not ensure_index:
+            return None
+        if catch_up and self.index_behind and not self.read_only:
+            indexing.catch_up(self)  # just the papers an import left unindexed
+        return self.ensure_index(progress)
 
     @classmethod
     def open_team(

@@ -117,6 +117,21 @@ def test_refresh_rereads_a_changed_paper_and_signals_its_row(qtbot):
     assert cell(model, 1, Column.RATING) == "★★★★★"
 
 
+def test_a_bulk_refresh_signals_only_the_rows_read_so_far(qtbot):
+    # A status set on 100,000 papers: only rows already read can be on screen.
+    papers = [make_paper(i) for i in range(1, 1001)]
+    model, library = model_with(papers)
+    assert cell(model, 700, Column.TITLE) == "Paper number 701"
+    signalled = []
+    model.dataChanged.connect(lambda first, last: signalled.append((first.row(), last.row())))
+    library.by_id[701] = make_paper(701, rating=2)
+    model.refresh_papers({p.id for p in papers})
+    assert signalled == [(700 - 700 % PAGE_SIZE, 700 - 700 % PAGE_SIZE + PAGE_SIZE - 1)]
+    calls = len(library.calls)
+    assert cell(model, 700, Column.RATING) == "★★"
+    assert len(library.calls) == calls + 1  # its page read again, once
+
+
 def test_a_paper_deleted_meanwhile_shows_an_empty_row():
     model, _ = model_with([make_paper(1)], ids=[1, 2])
     assert cell(model, 1, Column.TITLE) is None
