@@ -297,13 +297,16 @@ _COMMAND = re.compile(r"\\[A-Za-z]+")
 
 def _command_start(source: str, at: int) -> str:
     """The first character the command at `at` shows, as a neighbour of a delimiter:
-    `{\\'e}`, `{\\ss}` stand for letters; `{\\textquoteright}` (an ASCII export's `’`)
-    for punctuation, so `*e.g.*{\\textquoteright}` closes its emphasis as `*e.g.*’` does."""
+    `{\\'e}`, `{\\ss}`, `{\\c{L}}` stand for letters; `{\\textquoteright}` (an ASCII
+    export's `’`) for punctuation, so `*e.g.*{\\textquoteright}` closes its emphasis as
+    `*e.g.*’` does."""
     named = _COMMAND.match(source, at)
     if named is None:
         return "a"  # an accent command (`\\'e`, `\\"o`): a letter
-    shown = events_text(text_fragment_events(named.group()))
-    return shown[:1] or "a"
+    shown = events_text(text_fragment_events(named.group())).lstrip()
+    if not shown or unicodedata.combining(shown[0]):
+        return "a"  # `\\c`, `\\v` alone show a space and a combining accent: a letter
+    return shown[0]
 
 
 def _delims(run: str, source: str, start: int, end: int) -> list[Event]:

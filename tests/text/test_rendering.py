@@ -141,6 +141,8 @@ PLAIN_CASES = [
     # as `*e.g.*{\'e}` (a letter: CommonMark keeps the asterisks)
     (r"*e.g.*{\textquoteright} and *a*{\textquoteright}", "e.g.’ and a’"),
     (r"*e.g.*{\'e}", "*e.g.*é"),
+    # a named accent is a letter too (hypothesis: `*e.g.*Ļ` went out as `*e.g.*{\c{L}}`)
+    (r"*e.g.*{\c{L}} and *e.g.*{\v{s}}", "*e.g.*Ļ and *e.g.*š"),
     # arithmetic is not Markdown emphasis
     ("2*3 = 6 and 4*5 = 20", "2*3 = 6 and 4*5 = 20"),
     ("2**10 and 3**2", "2**10 and 3**2"),
