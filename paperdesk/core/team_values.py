@@ -26,6 +26,16 @@ class TeamValues:
     #: The member reading them (whose own note is the paper's `note`).
     reader: str = ""
 
+    @property
+    def own_rating(self) -> int:
+        """The reader's own rating (0 when they have not rated the paper)."""
+        return next((rating for member, rating in self.ratings if member == self.reader), 0)
+
+    @property
+    def own_note(self) -> str:
+        """The reader's own note ("" when they have none)."""
+        return next((note.body for note in self.notes if note.member == self.reader), "")
+
     def others_notes(self) -> tuple[MemberNote, ...]:
         """Everyone's notes but the reader's own."""
         return tuple(note for note in self.notes if note.member != self.reader)

@@ -37,7 +37,7 @@ from paperdesk.core.text import normalise_for_matching
 from paperdesk.store.bulk import Groups, chosen_ids, missing_ids, read_groups
 from paperdesk.store.database import SubStore, Write
 from paperdesk.store.journal import Journal, Step
-from paperdesk.store.member_values import own_rating, own_values, set_own_ratings, team_values
+from paperdesk.store.member_values import own_rating, set_own_ratings, team_values
 from paperdesk.store.tables import (
     annotations_t,
     authors_t,
@@ -503,14 +503,14 @@ def load_papers(
     authors = names_by_paper(connection, _authors_of(ids))
     tags = _linked_names(connection, paper_tags_t, "tag_id", tags_t, ids)
     shortlists = _linked_names(connection, entries_t, "shortlist_id", shortlists_t, ids)
-    notes = dict(
-        connection.execute(
-            select(notes_t.c.paper_id, notes_t.c.body).where(notes_t.c.paper_id.in_(ids))
-        ).all()
-    )
     annotations = annotations_by_paper(connection, ids)
-    own = own_values(connection, ids, member) if member is not None else None
-    teams = team_values(connection, ids, member) if member is not None else {}
+    notes: dict[int, str] = {}
+    teams: dict[int, TeamValues] = {}
+    if member is None:
+        query = select(notes_t.c.paper_id, notes_t.c.body).where(notes_t.c.paper_id.in_(ids))
+        notes = dict(connection.execute(query).all())
+    else:  # everyone's values, the member's own among them
+        teams = team_values(connection, ids, member)
     result: dict[int, Paper] = {}
     query = (
         select(papers_t, state_t.c.status, state_t.c.rating, state_t.c.updated)
@@ -518,8 +518,11 @@ def load_papers(
         .where(papers_t.c.id.in_(ids))
     )
     for row in connection.execute(query):
+        team = None if member is None else teams.get(row.id, TeamValues(reader=member))
         rating, note = (
-            (row.rating, notes.get(row.id, "")) if own is None else own.get(row.id, (0, ""))
+            (row.rating, notes.get(row.id, ""))
+            if team is None
+            else (team.own_rating, team.own_note)
         )
         result[row.id] = Paper(
             id=row.id,
@@ -542,6 +545,6 @@ def load_papers(
             note=note,
             raw_fields=tuple(tuple(pair) for pair in json.loads(row.raw_fields or "[]")),
             annotations=tuple(annotations.get(row.id, ())),
-            team=None if member is None else teams.get(row.id, TeamValues(reader=member)),
+            team=team,
         )
     return result
