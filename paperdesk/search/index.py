@@ -35,7 +35,7 @@ from paperdesk.search import segments
 from paperdesk.search.live import LiveSearcher
 from paperdesk.search.query import highlight_terms, parse_query, suggest, with_typed_word
 from paperdesk.search.schema import SCHEMA_VERSION, IndexDocument, build_schema
-from paperdesk.search.segments import INDEX_NAME
+from paperdesk.search.storage import INDEX_NAME, create_index, open_index
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +121,7 @@ class FullTextIndex:
             raise EmptyIndexError(f"no search index in {self.folder}")
         if self._index is None or live.name != self._opened:
             self.close()
-            self._index = windex.open_dir(live, indexname=INDEX_NAME)
+            self._index = open_index(live)
             self._opened = live.name
         return self._index
 
@@ -216,7 +216,7 @@ class FullTextIndex:
         side = self.folder / f"gen-{time.time_ns()}"
         side.mkdir()
         try:
-            index = windex.create_in(side, build_schema(), indexname=INDEX_NAME)
+            index = create_index(side, build_schema())
             self._add_segments(index, build)
             count = index.doc_count()
             index.close()
@@ -310,11 +310,14 @@ class FullTextIndex:
         with self._lock:
             index = self._open()
         writer = segments.writer(index, timeout=WRITER_WAIT_S)
+        count = 0
         try:
             for count, document in enumerate(documents, start=1):
                 writer.add_document(**document.fields())
                 if progress is not None and count % 500 == 0:
                     progress(count)
+            if progress is not None and count % 500:
+                progress(count)  # the last report is the total
             writer.commit()
         except BaseException:
             writer.cancel()

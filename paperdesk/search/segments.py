@@ -9,19 +9,18 @@ searchable at once, in one step, or not at all.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import Any
 
-from whoosh import index as windex
 from whoosh.codec.base import Segment
 from whoosh.index import TOC, Index
 from whoosh.writing import SegmentWriter
 
 from paperdesk.search.schema import IndexDocument
+from paperdesk.search.storage import INDEX_NAME, open_index, remove_leftover_temporaries
 
-INDEX_NAME = "papers"
+__all__ = ["INDEX_NAME", "POOL_MB", "list_segments", "write_segment", "writer"]
+
 # The writer's in-memory pool before it spills sorted runs to disk (whoosh's default is 128).
 POOL_MB = 256
 
@@ -60,10 +59,13 @@ class FastSegmentWriter(SegmentWriter):  # type: ignore[misc]
         reader.close()
 
 
-def writer(index: Index, locked: bool = True, timeout: float = 0.0) -> FastSegmentWriter:
+def writer(
+    index: Index, locked: bool = True, timeout: float = 0.0, limitmb: float = POOL_MB
+) -> FastSegmentWriter:
     """A writer of one new segment; `locked` False when the caller holds whoosh's lock,
-    else it waits up to `timeout` seconds for it."""
-    return FastSegmentWriter(index, _lk=locked, timeout=timeout, limitmb=POOL_MB)
+    else it waits up to `timeout` seconds for it. Its pool holds `limitmb` of postings
+    before it spills a sorted run to its temporary folder."""
+    return FastSegmentWriter(index, _lk=locked, timeout=timeout, limitmb=limitmb)
 
 
 def write_segment(
@@ -76,7 +78,7 @@ def write_segment(
     For a worker process: the caller holds the index's lock and lists the segment with
     `list_segments`. `done(n)` is told every 500 documents. None when there were none.
     """
-    index = windex.open_dir(folder, indexname=INDEX_NAME)
+    index = open_index(folder)
     segment_writer = writer(index, locked=False)
     count = 0
     try:
@@ -85,22 +87,25 @@ def write_segment(
             if done is not None and count % 500 == 0:
                 done(500)
     except BaseException:
-        segment_writer.cancel()  # the whole build is abandoned, its temporary files too
+        segment_writer.cancel()  # the whole build is abandoned, this writer's runs too
         raise
     if done is not None:
         done(count % 500)
-    if not count:
-        # Not cancel(): it too removes the temporary folder the other workers share.
-        segment_writer._close_segment()
-        return None
-    # Not _finish(): it removes the temporary folder every worker of this index shares.
-    return segment_writer._finalize_segment()  # type: ignore[no-any-return]
+    try:
+        if not count:
+            segment_writer._close_segment()
+            return None
+        # Not commit(): the segment is listed by the caller, with the other workers'.
+        return segment_writer._finalize_segment()  # type: ignore[no-any-return]
+    finally:
+        # The writer's own temporary folder (storage.py): no other writer's files.
+        segment_writer.temp_storage().destroy()
 
 
 def list_segments(index: Index, segments: Iterable[Segment | None]) -> None:
     """Add workers' segments to the index in one new TOC (the caller holds the lock)."""
     new = [segment for segment in segments if segment is not None]
-    shutil.rmtree(Path(index.storage.folder) / f"{INDEX_NAME}.tmp", ignore_errors=True)
+    remove_leftover_temporaries(index.storage.folder)  # of workers killed half-way
     if not new:
         return
     generation = index.latest_generation() + 1

@@ -71,7 +71,12 @@ def build_segments(
                 stop.set()
             if any(job.exception() for job in finished):
                 stop.set()
-        return [job.result() for job in jobs]  # raises a worker's error, or Cancelled
+        built = [job.result() for job in jobs]  # raises a worker's error, or Cancelled
+    # A worker's last count can still be on its way through the queue when its result
+    # is in: the last report is the total, once every worker is done.
+    if progress is not None and indexed < len(ids):
+        progress(len(ids))
+    return built
 
 
 def _drain(done: Any) -> int:

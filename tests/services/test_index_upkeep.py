@@ -96,3 +96,34 @@ def test_an_import_indexed_as_a_job_of_its_own_is_indexed_once(empty_desk: Desk)
     ids = searching.find_ids(empty_desk, "learning").ids
     assert ids and len(ids) == len(set(ids))
     assert maintenance.check(empty_desk) == []
+
+
+def test_the_last_progress_report_of_an_import_s_indexing_is_the_total(
+    empty_desk: Desk,
+) -> None:
+    plan = plan_file(empty_desk, SEEDS[0])
+    report, changes = importing.commit(empty_desk, plan, index=False)
+    total = len(report.added_ids)
+    assert total % 500, "the seed list should not be a multiple of the reporting step"
+    reported: list[tuple[int, int]] = []
+    importing.index_import(
+        empty_desk, report, changes, lambda done, of, _label: reported.append((done, of))
+    )
+    assert reported[-1] == (total, total)
+
+
+def test_the_last_progress_report_of_a_pool_is_the_total(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A worker's last count may still be in the queue when its segment is done.
+    monkeypatch.setattr(index_pool, "_drain", lambda done: 0)
+    monkeypatch.setattr(index_pool, "POOL_THRESHOLD", 1)
+    monkeypatch.setattr(index_pool, "MAX_WORKERS", 1)
+    reported: list[tuple[int, int]] = []
+    with desk.writing():
+        indexing.rebuild(
+            desk.library, desk.index, lambda done, total: reported.append((done, total))
+        )
+    total = desk.library.papers.count()
+    assert reported[-1] == (total, total)
+    assert answers(desk)["graph"]

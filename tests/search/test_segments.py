@@ -1,0 +1,51 @@
+"""Index segments written beside each other: each writer's temporary files are its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paperdesk.search import segments
+from paperdesk.search.index import FullTextIndex
+from paperdesk.search.schema import build_schema
+from paperdesk.search.storage import INDEX_NAME, create_index, open_index
+from tests.search.test_index import DOCS, doc
+
+
+def test_a_cancelled_writer_leaves_another_writers_spilled_runs(tmp_path: Path) -> None:
+    # Two workers of a pool write segments of one index at once (index_pool.py). The
+    # first spills sorted runs to disk (a tiny pool); the second is cancelled. With one
+    # temporary folder per index, the cancel deleted the first one's runs, and its
+    # segment could not be written (FileNotFoundError).
+    index = create_index(tmp_path, build_schema())
+    first = segments.writer(index, locked=False, limitmb=0.001)
+    for document in DOCS:
+        first.add_document(**document.fields())
+    assert first.pool.runs, "the first writer should have spilled runs to disk"
+    second = segments.writer(index, locked=False)
+    second.add_document(**doc(9, "Mamba two").fields())
+    second.cancel()
+    segment = first._finalize_segment()
+    first.temp_storage().destroy()
+    segments.list_segments(index, [segment])
+    with open_index(tmp_path).searcher() as searcher:
+        assert searcher.doc_count() == len(DOCS)
+    assert not [p for p in tmp_path.iterdir() if p.is_dir()], "temporary folders are left"
+
+
+def test_write_segment_leaves_no_temporary_folder(tmp_path: Path) -> None:
+    index = FullTextIndex(tmp_path / "index")
+    index.rebuild_with(lambda folder: [segments.write_segment(folder, DOCS)], generation=1)
+    live = index.live_folder()
+    assert live is not None
+    assert [p.name for p in live.iterdir() if p.is_dir()] == []
+    assert index.search("mamba").ids == [3]
+    index.close()
+
+
+def test_leftover_temporary_folders_are_removed_when_segments_are_listed(tmp_path: Path) -> None:
+    index = create_index(tmp_path, build_schema())
+    (tmp_path / f"{INDEX_NAME}-123-killed.tmp").mkdir()
+    (tmp_path / f"{INDEX_NAME}-123-killed.tmp" / "x.run").write_bytes(b"run")
+    segments.list_segments(index, [segments.write_segment(str(tmp_path), DOCS[:1])])
+    assert [p.name for p in tmp_path.iterdir() if p.is_dir()] == []
+    assert open_index(tmp_path).doc_count() == 1
