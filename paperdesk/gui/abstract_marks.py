@@ -17,7 +17,7 @@ from PySide6.QtGui import QPalette
 from paperdesk.services.rendering import WordStyle
 
 if TYPE_CHECKING:  # the ranking loads scikit-learn, which the window must not wait for
-    from paperdesk.ranking.explain import Explanation
+    from paperdesk.ranking.explanation import Explanation
 
 
 def is_dark(palette: QPalette) -> bool:

@@ -4,7 +4,7 @@ The session owns no widget. The triage view sends it the user's keys as calls
 (`decide`, `next`, `undo`...) and shows what it emits. Each decision is one service
 call on the writer thread (`Operations.perform`), so one undo step; the next paper is
 chosen and shown only once the decision is in the database. Choosing it never waits on
-the ranking: `desk.promise` answers from the last model its background thread trained.
+the ranking: `desk.promise` answers from the scores its process last sent.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from paperdesk.gui.operations import Operations
 from paperdesk.services import history, reading, triage
 from paperdesk.services.desk import Desk
 
-if TYPE_CHECKING:  # the ranking loads scikit-learn on first use, not at start-up
-    from paperdesk.ranking.explain import Explanation
+if TYPE_CHECKING:
+    from paperdesk.ranking.explanation import Explanation
     from paperdesk.services.promise import Promise
 
 log = logging.getLogger(__name__)
@@ -370,7 +370,7 @@ class TriageSession(QObject):
         latest = promise.latest() if promise is not None else None
         if latest is None:
             return "preparing ‘most promising first’ (file order until then)"
-        if latest.scorer is None:
+        if latest.kind is None:
             return "file order until a first keep"
         return "most promising first"
 

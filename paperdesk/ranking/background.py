@@ -66,6 +66,16 @@ class BackgroundRanker:
                 self._labels[paper_id] = relevant
         self._changed()
 
+    def decide_many(self, labels: dict[int, bool | None]) -> None:
+        """`decide` for several papers at once (a bulk change): one retrain."""
+        with self._lock:
+            for paper_id, relevant in labels.items():
+                if relevant is None:
+                    self._labels.pop(paper_id, None)
+                else:
+                    self._labels[paper_id] = relevant
+        self._changed()
+
     def set_query(self, query: str) -> None:
         with self._lock:
             self._query = query

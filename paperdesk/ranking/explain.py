@@ -8,29 +8,12 @@ is one the reader can find in the abstract (a two-word term is a phrase to tint)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from paperdesk.ranking.explanation import Contribution, Explanation
 from paperdesk.ranking.features import FeatureMatrix
 from paperdesk.ranking.model import Scorer
 from paperdesk.ranking.reading import Readable, reader_text
 
-
-@dataclass(frozen=True)
-class Contribution:
-    """One term of the paper (lower case, as matched) and how much it moved the score."""
-
-    term: str
-    weight: float
-
-
-@dataclass(frozen=True)
-class Explanation:
-    """The score, the bias it started from, and the strongest terms either way."""
-
-    score: float
-    bias: float
-    raising: tuple[Contribution, ...]
-    lowering: tuple[Contribution, ...]
+__all__ = ["Contribution", "Explanation", "explain"]
 
 
 def explain(

@@ -27,6 +27,8 @@ from sklearn.feature_extraction.text import HashingVectorizer
 
 from paperdesk.ranking.reading import Readable, hidden_words_pattern, hide, reader_text
 
+#: Papers tokenised, and rows weighted, at a time: bounds the peak memory of a build.
+SLICE = 2_000
 # Bump when the tokenising or the weighting changes: older saved matrices are rebuilt.
 _FILE_FORMAT = "paperdesk-features-1"
 
@@ -90,9 +92,24 @@ class FeatureMatrix:
         ids, tf = _tokenise(papers, config, hidden_words_pattern(hidden))
         return cls(ids, tf, config, hidden)
 
+    @classmethod
+    def from_slices(
+        cls, slices: Sequence[tuple[np.ndarray, sp.csr_matrix]], config: FeatureConfig
+    ) -> FeatureMatrix:
+        """A matrix from rows tokenised a slice at a time (`tokenise`): a worker that
+        receives papers in slices keeps term frequencies, never the texts."""
+        if not slices:
+            return cls(np.zeros(0, dtype=np.int64), _empty(config), config)
+        ids = np.concatenate([ids for ids, _ in slices])
+        tf = sp.vstack([tf for _, tf in slices], format="csr")
+        return cls(ids, tf, config)
+
     def with_papers(self, papers: Iterable[tuple[int, Readable]]) -> FeatureMatrix:
         """A matrix with these papers added, or their rows replaced when already present."""
-        new_ids, new_tf = _tokenise(papers, self.config, self._hidden)
+        return self.with_rows(*_tokenise(papers, self.config, self._hidden))
+
+    def with_rows(self, new_ids: np.ndarray, new_tf: sp.csr_matrix) -> FeatureMatrix:
+        """`with_papers` for rows already tokenised (`tokenise`)."""
         kept = ~np.isin(self.ids, new_ids)
         ids = np.concatenate([self.ids[kept], new_ids])
         tf = sp.vstack([self._tf[kept], new_tf], format="csr")
@@ -160,15 +177,37 @@ def _as_is(term: str) -> list[str]:
     return [term]
 
 
+def tokenise(
+    papers: Iterable[tuple[int, Readable]], config: FeatureConfig | None = None
+) -> tuple[np.ndarray, sp.csr_matrix]:
+    """Ids and sublinear term frequencies of these papers (no hidden words), for
+    `FeatureMatrix.from_slices` and `with_rows`."""
+    return _tokenise(papers, config or FeatureConfig(), None)
+
+
+def _empty(config: FeatureConfig) -> sp.csr_matrix:
+    return sp.csr_matrix((0, config.n_features), dtype=np.float32)
+
+
 def _tokenise(
     papers: Iterable[tuple[int, Readable]], config: FeatureConfig, hidden: re.Pattern[str] | None
 ) -> tuple[np.ndarray, sp.csr_matrix]:
+    """Tokenised SLICE papers at a time: the texts of one slice at most are held, and
+    the hashing's temporaries stay small (they were most of the peak at 100,000)."""
+    vectorizer = config.vectorizer()
     ids: list[int] = []
+    parts: list[sp.csr_matrix] = []
     texts: list[str] = []
     for paper_id, paper in papers:
         ids.append(paper_id)
         texts.append(reader_text(paper, hidden, config.title_weight))
-    return np.array(ids, dtype=np.int64), _term_frequencies(config.vectorizer(), texts)
+        if len(texts) == SLICE:
+            parts.append(_term_frequencies(vectorizer, texts))
+            texts = []
+    if texts or not parts:
+        parts.append(_term_frequencies(vectorizer, texts))
+    tf = parts[0] if len(parts) == 1 else sp.vstack(parts, format="csr")
+    return np.array(ids, dtype=np.int64), tf
 
 
 def _term_frequencies(vectorizer: HashingVectorizer, texts: list[str]) -> sp.csr_matrix:
@@ -191,10 +230,22 @@ def _idf(tf: sp.csr_matrix, config: FeatureConfig) -> np.ndarray:
 
 
 def _weighted(tf: sp.csr_matrix, idf: np.ndarray) -> sp.csr_matrix:
+    """TF times IDF, each row scaled to unit length: one copy of `tf`, weighted and
+    normalised in place SLICE rows at a time (no whole-matrix temporaries)."""
     weighted = tf.copy()
-    weighted.data *= idf[weighted.indices]
+    data, indices, indptr = weighted.data, weighted.indices, weighted.indptr
+    for start in range(0, weighted.shape[0], SLICE):
+        stop = min(start + SLICE, weighted.shape[0])
+        lo, hi = int(indptr[start]), int(indptr[stop])
+        if lo == hi:
+            continue
+        part = data[lo:hi]
+        part *= idf[indices[lo:hi]]
+        counts = np.diff(indptr[start : stop + 1])
+        squares = np.add.reduceat(part * part, (indptr[start:stop] - lo)[counts > 0])
+        lengths = np.ones(stop - start, dtype=np.float32)
+        lengths[counts > 0] = np.sqrt(squares)
+        lengths[lengths == 0] = 1.0
+        part /= np.repeat(lengths, counts)
     weighted.eliminate_zeros()
-    lengths = np.sqrt(np.asarray(weighted.multiply(weighted).sum(axis=1)).ravel())
-    lengths[lengths == 0] = 1.0
-    weighted.data /= np.repeat(lengths, np.diff(weighted.indptr)).astype(np.float32)
     return weighted

@@ -19,20 +19,10 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 
-from paperdesk.core.models import Status
+from paperdesk.ranking.decisions import POSITIVE_RATING, decision_label
 from paperdesk.ranking.features import FeatureMatrix
 
-# A rating at or above this counts as "keep", whatever the status says.
-POSITIVE_RATING = 4
-
-
-def decision_label(status: Status, rating: int, kept: bool = False) -> bool | None:
-    """The issue's rule: keep or rating >= 4 is relevant, discard is not, the rest unknown."""
-    if kept or rating >= POSITIVE_RATING:
-        return True
-    if status is Status.DISCARDED:
-        return False
-    return None
+__all__ = ["POSITIVE_RATING", "Scorer", "decision_label", "more_like", "rank", "train"]
 
 
 @dataclass(frozen=True)

@@ -1,27 +1,35 @@
 """'Most promising first' for an open library (issue 10, part 3).
 
-The feature matrix (paperdesk.ranking.features) is built once per library change, not
-per decision: it is saved in the library folder (`ranking/`) with a key per paper that
-changes when the paper's title or abstract does, so reopening loads it and a change
-tokenises only the papers it touched. Decisions (keep or a rating of 4+ relevant,
-discard irrelevant) reach a BackgroundRanker, which retrains on its own thread; the
-next paper is read from the last model that finished, so it never waits on training.
+The model lives in a process of its own (services/ranking_process.py, reached through
+services/ranking_link.py): it holds the feature matrix, trains after every decision and
+sends back every paper's score, so this process (the window's) never imports
+scikit-learn or SciPy, never holds the matrix, and its GIL never waits on training.
+
+The matrix is built once per library change, not per decision: the ranking process saves
+it in the library folder (`ranking/`) with a key per paper that changes when the
+paper's title or abstract does. Here the keys are read from the database and sent; the
+process answers which papers it must read again, and their texts follow in slices of
+2,000 (so reopening loads the matrix, and a change tokenises only the papers it touched).
+Decisions (keep or a rating of 4+ relevant, discard irrelevant) are sent as they are
+made; the next paper is read from the last scores received, so it never waits.
+
+If the process dies, the order falls back to file order (`latest` is None), the
+listeners hear a notice, and another process is started; after MAX_DEATHS deaths the
+library stays in file order until it is opened again.
 
 A Promise belongs to one Desk (`desk.promise`) and is safe to use from any thread.
-Building the matrix is the only slow call (seconds at 13,000 papers, a minute at
-100,000 the first time): `start` runs it on the Promise's own worker thread.
+Syncing the matrix is the only slow call (seconds at 13,000 papers, a minute at 100,000
+the first time): `start` runs it on the Promise's own worker thread.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -29,10 +37,9 @@ import numpy as np
 from paperdesk.core.changes import Changes
 from paperdesk.core.models import Paper, Status
 from paperdesk.core.triage import KEPT_STATUSES
-from paperdesk.ranking.background import BackgroundRanker, Ranking
-from paperdesk.ranking.explain import Contribution, Explanation, explain
-from paperdesk.ranking.features import FeatureMatrix
-from paperdesk.ranking.model import decision_label, more_like
+from paperdesk.ranking.decisions import decision_label
+from paperdesk.ranking.explanation import Explanation
+from paperdesk.services.ranking_link import Ranked, RankingLink, WorkerDied, WorkerFailed
 
 if TYPE_CHECKING:
     from paperdesk.services.desk import Desk
@@ -41,12 +48,17 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 FEATURES_DIR = "ranking"
-_MATRIX_FILE = "features.npz"
-_KEYS_FILE = "keys.npz"
-#: Words of "why this paper" shown each way.
-EXPLAINED_TERMS = 8
+#: Papers whose texts are sent to the ranking process at a time (features.SLICE).
+SLICE = 2_000
 #: How long an order waits for the first model of a library (later ones never wait).
 FIRST_MODEL_WAIT_S = 60.0
+#: How long the window waits for "why this paper" before showing the paper without it.
+EXPLAIN_WAIT_S = 0.25
+#: Deaths of the ranking process after which the library stays in file order.
+MAX_DEATHS = 3
+
+STOPPED = "The ranking stopped: file order until it starts again"
+STOPPED_FOR_GOOD = "The ranking stopped {n} times: file order from now on"
 
 
 def label_of(status: Status, rating: int) -> bool | None:
@@ -55,137 +67,141 @@ def label_of(status: Status, rating: int) -> bool | None:
 
 
 class Promise:
-    """The feature matrix kept in step with one library, and its background ranker."""
+    """The library's ranking process, kept in step with the library."""
 
     def __init__(self, desk: Desk) -> None:
         self._desk = desk
-        self._folder = desk.folder / FEATURES_DIR
         self._lock = threading.RLock()
-        self._features: FeatureMatrix | None = None
-        self._keys: dict[int, int] = {}
-        self._ranker: BackgroundRanker | None = None
+        self._link: RankingLink | None = None
+        self._synced = False  # the process's matrix follows the library
+        self._started = False  # the process trains
         self._query = ""
         self._listeners: list[Callable[[], None]] = []
+        self._notice_listeners: list[Callable[[str], None]] = []
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="promise")
         self._closed = False
+        self.deaths = 0
+        #: The last process's exit code once the Promise is closed (0: it ended cleanly).
+        self.exit_code: int | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> Future[None]:
-        """Bring the matrix up to date and (re)train, on the Promise's own thread."""
-        return self._worker.submit(self._logged(self.ranker))
+        """Start the process, bring its matrix up to date and train, on the Promise's
+        own thread."""
+        return self._worker.submit(self._logged(self._start))
 
     def add_listener(self, listener: Callable[[], None]) -> None:
-        """Call `listener` (on a worker thread) whenever a model finishes training."""
+        """Call `listener` (on the link's reader thread) whenever a model finishes
+        training. It must not wait on the Promise."""
         self._listeners.append(listener)
 
+    def add_notice_listener(self, listener: Callable[[str], None]) -> None:
+        """Call `listener` with a sentence for the user when the ranking's process died."""
+        self._notice_listeners.append(listener)
+
     def close(self) -> None:
+        """End the ranking's process (it exits by itself: `exit_code` 0)."""
         with self._lock:
             self._closed = True
-            ranker, self._ranker = self._ranker, None
+            link, self._link = self._link, None
+        if link is not None:
+            self.exit_code = link.close()  # a sync under way fails at its next call
         self._worker.shutdown(wait=True, cancel_futures=True)
-        if ranker is not None:
-            ranker.close()
+
+    def _start(self) -> None:
+        link = self._linked()
+        if link is None:
+            return
+        if not self._synced:
+            self._sync(link, None)
+            self._synced = True
+        if not self._started:
+            with self._lock:
+                query = self._query
+            link.call("start", self.labels(), query)
+            self._started = True
+
+    def _linked(self) -> RankingLink | None:
+        """The live process, started when there is none (None: closed, or given up)."""
+        with self._lock:
+            if self._closed or self.deaths >= MAX_DEATHS:
+                return None
+            if self._link is None:
+                self._link = RankingLink(self._desk.folder, self._trained, self._died)
+                self._synced = self._started = False
+            return self._link
+
+    def _died(self, link: RankingLink) -> None:
+        """On the link's reader thread: file order, a notice, and another process."""
+        with self._lock:
+            if self._closed or link is not self._link:
+                return
+            self._link = None
+            self.deaths += 1
+            deaths = self.deaths
+            was_started = self._started
+        log.warning(
+            "the ranking's process ended (exit code %s, %d of %d)",
+            link.process.exitcode,
+            deaths,
+            MAX_DEATHS,
+        )
+        notice = STOPPED if deaths < MAX_DEATHS else STOPPED_FOR_GOOD.format(n=deaths)
+        for listener in list(self._notice_listeners):
+            listener(notice)
+        for trained in list(self._listeners):
+            trained()  # the order line: back to file order
+        if deaths < MAX_DEATHS and was_started:
+            try:
+                self.start()
+            except RuntimeError:
+                pass  # closing meanwhile
 
     # ------------------------------------------------------------------ the matrix
 
-    def features(self) -> FeatureMatrix:
-        """The matrix for the library as it is now: loaded, built or brought up to date.
+    def features(self) -> int:
+        """Bring the process's matrix up to date with the library (reads every paper's
+        key; tokenises what changed); the matrix's papers. Slow the first time for a
+        library: off the GUI thread."""
+        return self._worker.submit(self._sync_all).result()
 
-        Slow the first time for a library (run it off the GUI thread); afterwards it costs
-        one read of the papers' keys and tokenises only what changed.
-        """
-        with self._lock:
-            current = self._current_keys()
-            if self._features is None:
-                self._features, self._keys = self._load()
-            removed = [i for i in self._keys if i not in current]
-            return self._follow(current, removed)
+    def _sync_all(self) -> int:
+        link = self._linked()
+        if link is None:
+            return 0
+        papers = self._sync(link, None)
+        self._synced = True
+        return papers
 
-    def _reread(self, ids: Sequence[int]) -> None:
-        """Re-tokenise those of `ids` whose text changed (an edited title, an undone one).
+    def _prepare(self) -> RankingLink | None:
+        """On the Promise's thread: the process, with a matrix."""
+        link = self._linked()
+        if link is not None and not self._synced:
+            self._sync(link, None)
+            self._synced = True
+        return link
 
-        Reads the keys of these papers only: a decision changes no key and costs one
-        small query here, and an edit does not wait for the next open to be seen.
-        """
-        with self._lock:
-            if self._features is not None:  # else the first features() reads every key
-                self._follow(self._current_keys(ids), removed=[])
-
-    def _follow(self, current: dict[int, int], removed: list[int]) -> FeatureMatrix:
-        """The matrix with the papers whose key differs from `current` re-tokenised and
-        `removed` dropped; saved, and handed to the ranker, when anything changed."""
-        changed = [i for i, key in current.items() if self._keys.get(i) != key]
-        if self._features is None or changed or removed:
-            self._features = self._updated(self._features, changed, removed)
-            for paper_id in removed:
-                del self._keys[paper_id]
-            self._keys.update(current)
-            self._save(self._features)
-        if self._ranker is not None and self._ranker.latest.features is not self._features:
-            self._ranker.set_features(self._features)
-        return self._features
+    def _sync(self, link: RankingLink, ids: Sequence[int] | None) -> int:
+        """Send the keys of `ids` (every paper when None), then the texts the process
+        asks for, a slice at a time."""
+        keys = self._current_keys(ids)
+        numbers = np.fromiter(keys, dtype=np.int64, count=len(keys))
+        digests = np.fromiter(keys.values(), dtype=np.int64, count=len(keys))
+        wanted: list[int] = link.call("keys", numbers, digests, ids is None).tolist()
+        for start in range(0, len(wanted), SLICE):
+            link.send("texts", list(self._triage.texts(wanted[start : start + SLICE])))
+        return int(link.call("commit"))
 
     def _current_keys(self, ids: Sequence[int] | None = None) -> dict[int, int]:
         return {paper_id: _digest(key) for paper_id, key in self._triage.text_keys(ids)}
 
     def ready(self) -> bool:
-        """Whether a model can be asked for now (the matrix exists and a ranker runs)."""
-        return self._ranker is not None
-
-    def _updated(
-        self, features: FeatureMatrix | None, changed: list[int], removed: list[int]
-    ) -> FeatureMatrix:
-        texts = self._triage.texts(changed)
-        if features is None:
-            log.info("building the ranking's feature matrix for %d papers", len(changed))
-            return FeatureMatrix.build(texts)
-        if removed:
-            features = features.without(removed)
-        return features.with_papers(texts) if changed else features
-
-    def _load(self) -> tuple[FeatureMatrix | None, dict[int, int]]:
-        try:
-            matrix = FeatureMatrix.load(self._folder / _MATRIX_FILE)
-            with np.load(self._folder / _KEYS_FILE, allow_pickle=False) as saved:
-                keys = dict(zip(saved["ids"].tolist(), saved["keys"].tolist(), strict=True))
-        except (OSError, ValueError, KeyError) as error:
-            if (self._folder / _MATRIX_FILE).exists():
-                log.info("rebuilding the ranking's feature matrix: %s", error)
-            return None, {}
-        if set(keys) != set(matrix.row_of):
-            return None, {}
-        return matrix, keys
-
-    def _save(self, features: FeatureMatrix) -> None:
-        """Write the matrix and its keys (each through a temporary file, then renamed)."""
-        try:
-            self._folder.mkdir(parents=True, exist_ok=True)
-            matrix_temp = self._folder / (_MATRIX_FILE + ".tmp")
-            keys_temp = self._folder / (_KEYS_FILE + ".tmp")
-            features.save(matrix_temp)
-            ids = np.fromiter(self._keys, dtype=np.int64, count=len(self._keys))
-            keys = np.fromiter(self._keys.values(), dtype=np.int64, count=len(self._keys))
-            with keys_temp.open("wb") as out:
-                np.savez(out, ids=ids, keys=keys)
-            os.replace(matrix_temp, self._folder / _MATRIX_FILE)
-            os.replace(keys_temp, self._folder / _KEYS_FILE)
-        except OSError as error:
-            # Only a cache: the next open builds the matrix again.
-            log.warning("could not save the ranking's feature matrix: %s", error)
+        """Whether the process trains (a model can be asked for)."""
+        link = self._link
+        return link is not None and not link.dead and self._started
 
     # ------------------------------------------------------------------ the model
-
-    def ranker(self) -> BackgroundRanker:
-        """The background ranker (made on first use, from every decision so far)."""
-        features = self.features()
-        with self._lock:
-            if self._ranker is None:
-                if self._closed:
-                    raise RuntimeError("the library was closed")
-                labels = self.labels()
-                self._ranker = BackgroundRanker(features, labels, self._query, self._trained)
-            return self._ranker
 
     def labels(self) -> dict[int, bool]:
         """Every judged paper's label (keep or rating >= 4 relevant, discard irrelevant)."""
@@ -200,49 +216,56 @@ class Promise:
         """A triage's query, the positive example a cold start learns from ("" for none)."""
         with self._lock:
             self._query = query
-            if self._ranker is not None:
-                self._ranker.set_query(query)
+            link = self._link if self._started else None
+        if link is not None:
+            try:
+                link.send("query", query)
+            except WorkerDied:
+                pass  # the next process starts with the query
 
     def note_changes(self, changes: Changes) -> None:
         """Learn from a mutation: new labels for the papers it touched, and a matrix
-        update (on the worker) when papers came or went or their text changed. Never
-        slow, never raises."""
-        ranker = self._ranker
-        if ranker is None or not changes.paper_ids:
+        update (on the Promise's thread) when papers came or went or their text changed.
+        Never slow, never raises."""
+        link = self._link
+        if link is None or not self._started or not changes.paper_ids:
             return
         try:
             ids = sorted(changes.paper_ids)
             judged = {i: label_of(s, r) for i, s, r in self._triage.judged(ids)}
-            for paper_id in ids:
-                ranker.decide(paper_id, judged.get(paper_id))
-            if changes.papers_added_or_removed:
-                self._worker.submit(self._logged(self.features))
-            else:
-                self._worker.submit(self._logged(lambda: self._reread(ids)))
+            link.send("decide", {paper_id: judged.get(paper_id) for paper_id in ids})
+            whole = changes.papers_added_or_removed
+            self._worker.submit(self._logged(lambda: self._sync(link, None if whole else ids)))
+        except WorkerDied:
+            pass  # the next process reads every label again
         except Exception:
             log.exception("the ranking could not follow a change")
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until the model reflects every change so far (CLI, tests, benchmarks).
-
-        Once the ranker runs, this reads nothing itself: it waits for the matrix updates
-        the changes' own note_changes queued, then for the model.
-        """
-        ranker = self._ranker
-        if ranker is None:
-            return self.ranker().wait(timeout)
+        """Block until the model reflects every change so far (CLI, tests, benchmarks)."""
         started = time.monotonic()
-        try:
-            self._worker.submit(lambda: None).result(timeout)
-        except (TimeoutError, RuntimeError):  # too slow, or the library is closing
-            return False
-        left = None if timeout is None else max(0.0, timeout - (time.monotonic() - started))
-        return ranker.wait(left)
 
-    def latest(self) -> Ranking | None:
-        """The last model that finished (None before the ranker started)."""
-        ranker = self._ranker
-        return ranker.latest if ranker is not None else None
+        def left() -> float | None:
+            return None if timeout is None else max(0.0, timeout - (time.monotonic() - started))
+
+        try:
+            if not self._started:
+                self.start().result(timeout)
+            else:  # the matrix updates the changes queued
+                self._worker.submit(lambda: None).result(timeout)
+            link = self._link
+            if link is None or not self._started:
+                return False
+            wait_s = left()
+            return bool(link.call("wait", wait_s, timeout=None if wait_s is None else wait_s + 5))
+        except (TimeoutError, RuntimeError):  # too slow, the process died, or closing
+            return False
+
+    def latest(self) -> Ranked | None:
+        """The last model that finished (None before the first, or while there is no
+        live process: file order)."""
+        link = self._link
+        return link.latest if link is not None and not link.dead else None
 
     def best(self, candidates: Collection[int]) -> int | None:
         """The most promising of `candidates` by the last model, without waiting.
@@ -251,50 +274,55 @@ class Promise:
         or none of the candidates is known to the model: the caller keeps its own order.
         """
         ranking = self.latest()
-        if not candidates or ranking is None or ranking.scorer is None:
+        if not candidates or ranking is None or ranking.kind is None:
             return None
-        wanted = np.fromiter(candidates, dtype=np.int64, count=len(candidates))
-        mask = np.isin(ranking.features.ids, wanted)
-        if not mask.any():
-            return None
-        scores = np.where(mask, ranking.scores, -np.inf)
-        return int(ranking.features.ids[int(np.argmax(scores))])
+        return ranking.best(candidates)
 
     def order(self, ids: Sequence[int]) -> list[int]:
         """`ids` most promising first by the last model; papers it has not seen last.
 
         The first time, this builds the matrix and trains (see `start` to do it ahead).
         """
-        if self._ranker is None:
-            self.ranker().wait(FIRST_MODEL_WAIT_S)
+        if not self._started:
+            self.wait(FIRST_MODEL_WAIT_S)
         ranking = self.latest()
-        if ranking is None or ranking.scorer is None:
+        if ranking is None or ranking.kind is None:
             return list(ids)
-        rows = ranking.features.row_of
-        known = [i for i in ids if i in rows]
-        scores = ranking.scores[[rows[i] for i in known]] if known else np.zeros(0)
-        order = np.argsort(-scores, kind="stable")
-        return [known[k] for k in order.tolist()] + [i for i in ids if i not in rows]
+        return ranking.order(ids)
 
     def explain(self, paper: Paper) -> Explanation | None:
-        """The words that raised or lowered the paper's score (None without a model)."""
-        ranking = self.latest()
-        if ranking is None or ranking.scorer is None or paper.id not in ranking.features.row_of:
+        """The words that raised or lowered the paper's score (None without a model, or
+        when the process does not answer within EXPLAIN_WAIT_S)."""
+        link = self._link
+        if link is None or not self.ready():
             return None
-        found = explain(ranking.features, ranking.scorer, paper.id, paper, 3 * EXPLAINED_TERMS)
-        # "is", "for", "of the" do move scores, but tinting them says nothing to a reader.
-        return replace(
-            found,
-            raising=_telling(found.raising)[:EXPLAINED_TERMS],
-            lowering=_telling(found.lowering)[:EXPLAINED_TERMS],
-        )
+        try:
+            found: Explanation | None = link.call("explain", paper, timeout=EXPLAIN_WAIT_S)
+        except (WorkerDied, WorkerFailed, TimeoutError):
+            return None
+        return found
 
     def more_like(self, paper_id: int, limit: int = 20) -> list[int]:
         """The papers whose words are most like this one's, most alike first."""
-        features = self.features()
-        if paper_id not in features.row_of:
+        link = self._worker.submit(self._prepare).result()
+        if link is None:
             return []
-        return [other for other, _ in more_like(features, paper_id, limit)]
+        try:
+            return list(link.call("more_like", paper_id, limit))
+        except WorkerDied:
+            return []
+
+    def info(self) -> dict[str, object]:
+        """The process's figures (papers, generation, pid, peak_mb), {} without one."""
+        link = self._link
+        try:
+            return dict(link.call("info", timeout=30)) if link is not None else {}
+        except (WorkerDied, TimeoutError):
+            return {}
+
+    def link(self) -> RankingLink | None:
+        """The live process's link (tests, benchmarks)."""
+        return self._link
 
     # ------------------------------------------------------------------ helpers
 
@@ -302,26 +330,21 @@ class Promise:
     def _triage(self) -> TriageStore:
         return self._desk.library.triage
 
-    def _trained(self, _ranking: Ranking) -> None:
+    def _trained(self, _ranking: Ranked) -> None:
         for listener in list(self._listeners):
             listener()
 
-    @staticmethod
-    def _logged(work: Callable[[], object]) -> Callable[[], None]:
+    def _logged(self, work: Callable[[], object]) -> Callable[[], None]:
         def run() -> None:
             try:
                 work()
+            except WorkerDied:
+                pass  # the death is announced (and the process restarted) by _died
             except Exception:
-                log.exception("the ranking's background work failed")
+                if not self._closed:
+                    log.exception("the ranking's background work failed")
 
         return run
-
-
-def _telling(terms: tuple[Contribution, ...]) -> tuple[Contribution, ...]:
-    """The terms with at least one word that is not an English stop word."""
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
-    return tuple(t for t in terms if any(w not in ENGLISH_STOP_WORDS for w in t.term.split()))
 
 
 def _digest(key: str) -> int:

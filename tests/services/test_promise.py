@@ -11,18 +11,18 @@ NEW_TITLE = "Graph neural networks for reinforcement learning with language mode
 
 
 def _columns_of(desk: Desk, paper_id: int) -> set[int]:
-    ranking = desk.promise.latest()
-    assert ranking is not None
-    row = ranking.features.matrix[ranking.features.row_of[paper_id]]
-    return set(row.indices.tolist())
+    link = desk.promise.link()
+    assert link is not None
+    return set(link.call("columns", paper_id))
 
 
 def test_an_edited_title_is_read_by_the_ranking_without_reopening(desk: Desk) -> None:
     triage.decide(desk, 1, Decision.KEEP)
     triage.decide(desk, 2, Decision.DISCARD)
-    desk.promise.ranker()
     assert desk.promise.wait(60)
-    title_columns = set(desk.promise.latest().features.terms(NEW_TITLE).values())
+    link = desk.promise.link()
+    assert link is not None
+    title_columns = set(link.call("term_columns", NEW_TITLE))
     assert not title_columns <= _columns_of(desk, 3)  # the seeds' titles are derived
 
     editing.set_title(desk, 3, NEW_TITLE)
@@ -33,11 +33,14 @@ def test_an_edited_title_is_read_by_the_ranking_without_reopening(desk: Desk) ->
 
 def test_a_decision_leaves_the_matrix_as_it_was(desk: Desk) -> None:
     triage.decide(desk, 1, Decision.KEEP)
-    desk.promise.ranker()
     assert desk.promise.wait(60)
-    before = desk.promise.latest().features
+    before = desk.promise.info()["generation"]
+    first = desk.promise.latest()
 
     triage.decide(desk, 2, Decision.DISCARD)
     assert desk.promise.wait(60)
 
-    assert desk.promise.latest().features is before  # nothing re-tokenised
+    assert desk.promise.info()["generation"] == before  # nothing re-tokenised
+    latest = desk.promise.latest()
+    assert first is not None and latest is not None and latest.version > first.version
+    assert latest.ids is first.ids  # the scores came without the ids again

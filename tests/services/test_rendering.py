@@ -59,10 +59,11 @@ def test_why_this_paper_names_words_of_its_abstract_and_no_stop_words(desk) -> N
 
     triage.decide(desk, 1, Decision.KEEP)
     triage.decide(desk, 2, Decision.DISCARD)
-    desk.promise.ranker()
     assert desk.promise.wait(60)
     paper = reading.paper(desk, 3)
-    why = desk.promise.explain(paper)
+    link = desk.promise.link()
+    assert link is not None
+    why = link.call("explain", paper, timeout=30)  # not promise.explain's short wait
     assert why is not None and (why.raising or why.lowering)
     text = (paper.title + " " + paper.abstract).casefold()
     for contribution in (*why.raising, *why.lowering):
