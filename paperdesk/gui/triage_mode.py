@@ -27,9 +27,11 @@ MIN_VIEW_WIDTH, MIN_VIEW_HEIGHT = 480, 360
 
 
 class _Trained(QObject):
-    """Carries "a model finished training" from the ranking's thread to the GUI thread."""
+    """Carries "a model finished training" and "the ranking stopped" from the ranking
+    link's reader thread to the GUI thread."""
 
     signal = Signal()
+    notice = Signal(str)
 
 
 class TriageMode:
@@ -46,6 +48,7 @@ class TriageMode:
         self._trained = _Trained()
         self._listening = False
         self._trained.signal.connect(self.session.set_promise_ready)
+        self._trained.notice.connect(self.session.message)
         self.view.leave_requested.connect(self.leave)
         self.session.promise_started.connect(self._listen_to_promise)
         window.changes_applied.connect(self._follow)
@@ -114,4 +117,5 @@ class TriageMode:
         if promise is not None and not self._listening:
             self._listening = True
             promise.add_listener(self._trained.signal.emit)
+            promise.add_notice_listener(self._trained.notice.emit)
         self.session.set_promise_ready()

@@ -249,3 +249,111 @@ def test_h_in_the_main_window_marks_the_passage_selected_in_the_detail_pane(qtbo
     with qtbot.waitSignal(window.changes_applied, timeout=WAIT_MS):
         shown.linkActivated.emit(f"remove:{mark.id}")  # its "remove" link
     assert stored(window, paper_id).annotations == ()
+
+
+def test_a_dead_ranking_process_means_file_order_a_notice_and_a_restart(qtbot, window):
+    import os
+    import signal
+
+    from paperdesk.services.promise import STOPPED
+
+    view = enter_triage(qtbot, window, Order.PROMISE)
+    decided(qtbot, window, view, Qt.Key.Key_S)
+    promise = window.desk.promise_if_started()
+    assert promise is not None and promise.wait(60)
+    link = promise.link()
+    assert link is not None and link.pid != os.getpid()
+
+    os.kill(link.pid, signal.SIGKILL)
+    qtbot.waitUntil(lambda: view.hint.text() == STOPPED, timeout=WAIT_MS)
+    assert promise.latest() is None or promise.link() is not link
+    # The next paper never waits for the ranking: file order until it is back.
+    state = view.session._round
+    if promise.latest() is None:
+        pending = state.pending - {view.session.paper.id} - set(state.shown)
+        file_next = next(i for i in state.order if i in pending)
+        with qtbot.waitSignal(view.session.paper_shown, timeout=WAIT_MS):
+            qtbot.keyClick(view, Qt.Key.Key_J)
+        assert view.session.paper.id == file_next or promise.latest() is not None
+    # Restarted, with the keep it had learnt: most promising first again.
+    assert promise.wait(60) and promise.link() is not link
+    qtbot.waitUntil(lambda: "most promising first" in view.progress_line.text(), timeout=WAIT_MS)
+    assert promise.latest() is not None and promise.latest().kind == "kept"
+
+
+def test_closing_the_window_ends_the_ranking_process(qtbot, window):
+    view = enter_triage(qtbot, window, Order.PROMISE)
+    decided(qtbot, window, view, Qt.Key.Key_S)
+    promise = window.desk.promise_if_started()
+    assert promise is not None and promise.wait(60)
+    link = promise.link()
+    assert link is not None and link.process.is_alive()
+    window.close()
+    assert promise.exit_code == 0 and link.process.exitcode == 0
+
+
+GUI_PROBE = """
+import os, sys, time
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from pathlib import Path
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+from paperdesk.core.triage import Decision
+from paperdesk.gui.main_window import MainWindow
+from paperdesk.gui.triage_session import Order
+
+app = QApplication([])
+window = MainWindow(Path(sys.argv[1]), QSettings(sys.argv[2], QSettings.Format.IniFormat))
+window.show()
+
+def until(condition):
+    ends = time.monotonic() + 120
+    while not condition():
+        assert time.monotonic() < ends, "timed out"
+        app.processEvents()
+        time.sleep(0.005)
+
+def ranking_ready():
+    promise = window.desk.promise_if_started()  # made by the window's reader thread
+    return promise is not None and promise.ready()
+
+until(lambda: window.desk is not None and window.model.rowCount() > 0)
+view = window.triage.view
+view.header.order.setCurrentIndex(view.header.order.findData(Order.PROMISE.value))
+window.triage.enter()
+until(lambda: view.session.paper is not None)
+for decision in (Decision.KEEP, Decision.DISCARD, Decision.DISCARD):
+    shown = len(view.session.timings)
+    view.session.decide(decision)
+    until(lambda: len(view.session.timings) > shown)
+    until(ranking_ready)
+    promise = window.desk.promise_if_started()
+    assert promise.wait(60)
+    until(lambda: "most promising first" in view.progress_line.text())
+assert promise.latest().kind == "learnt"
+assert view.session.explain(view.session.paper) is not None  # why this paper, asked
+print(sorted(m for m in sys.modules if m.split(".")[0] in ("sklearn", "scipy")))
+window.close()
+print(promise.exit_code)
+"""
+
+
+def test_the_window_triages_by_promise_without_scikit_learn_or_scipy(seeded_library, tmp_path):
+    """The model lives in the ranking's process: the window's never imports the engine."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    shown = subprocess.run(
+        [sys.executable, "-c", GUI_PROBE, str(seeded_library), str(tmp_path / "s.ini")],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env={**os.environ, "PYTHONWARNINGS": "error", "XDG_CONFIG_HOME": str(tmp_path)},
+        timeout=300,
+        check=False,
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines() == ["[]", "0"], shown.stderr
