@@ -103,13 +103,16 @@ def run_triage(desk: Desk, args: argparse.Namespace, keys: TextIO, out: TextIO) 
     if args.order == "random":
         random.Random(args.seed).shuffle(ids)
     loop = _Loop(desk, args.order, args.shortlist, ids, set(queue.pending))
-    if args.order == "promise":
-        # Built and trained on the ranking's own thread; file order until it is ready.
-        desk.promise.set_query(query)
-        desk.promise.start()
 
     def say(text: str) -> None:
         print(text, file=out, flush=True)
+
+    if args.order == "promise":
+        # Built and trained in the ranking's own process; file order until it is ready,
+        # and again (said once) should that process die.
+        desk.promise.add_notice_listener(say)
+        desk.promise.set_query(query)
+        desk.promise.start()
 
     say(f"Triage of {len(loop.pending):,} papers. {HELP.splitlines()[0]} (? for all keys)")
     paper_id = loop.forward()

@@ -106,3 +106,42 @@ def test_simulate_on_the_corpus_beats_random_reading(tmp_path: Path) -> None:
     for method in runs.values():
         last_read, last_recall = method["recall_at_read"][-1]
         assert last_read == method["read_to_95"] and 0.95 <= last_recall < 1.0
+
+
+RANKING_PROBE = """
+import argparse, io, os, sys
+from pathlib import Path
+from paperdesk.cli.triage_commands import run_triage
+from paperdesk.services.desk import Desk
+
+class Keys:  # waits for the model after the keep, so the next paper is the model's
+    def __init__(self, desk):
+        self.desk, self.lines = desk, ["s\\n", "x\\n", "q\\n"]
+    def readline(self):
+        if len(self.lines) < 3:
+            assert self.desk.promise.wait(60)
+        return self.lines.pop(0) if self.lines else ""
+
+desk = Desk.open(Path(sys.argv[1]))
+args = argparse.Namespace(query=None, order="promise", shortlist="Kept", seed=None)
+code = run_triage(desk, args, Keys(desk), io.StringIO())
+link = desk.promise.link()
+print(code, link.pid != os.getpid(), desk.promise.latest().kind)
+desk.close()
+print("sklearn" in sys.modules, "scipy" in sys.modules, desk.promise.exit_code)
+"""
+
+
+def test_triage_by_promise_ranks_in_a_process_of_its_own(library: Path) -> None:
+    """`paperdesk triage` uses the ranking's process as the window does: the command's
+    own process never loads scikit-learn or SciPy, and the ranking ends with it."""
+    shown = subprocess.run(
+        [sys.executable, "-c", RANKING_PROBE, str(library)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONWARNINGS": "error"},
+        check=True,
+        timeout=300,
+    )
+    assert shown.stdout.split() == ["0", "True", "learnt", "False", "False", "0"], shown.stderr
