@@ -30,6 +30,8 @@ from paperdesk.services import history, reading, triage
 from paperdesk.services.desk import Desk
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     from paperdesk.ranking.explanation import Explanation
     from paperdesk.services.promise import Promise
 
@@ -93,6 +95,7 @@ class TriageSession(QObject):
     message = Signal(str)
     started = Signal()
     promise_started = Signal()  # the ranking runs: listen to it for newly trained models
+    explained = Signal(int, object)  # paper id, Explanation | None: 'why this paper' came
 
     def __init__(self, operations: Operations, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -103,6 +106,8 @@ class TriageSession(QObject):
         self._round: _Round | None = None
         self._undo_pending = False
         self._promise_ready = False
+        # The paper last explained, the model version it was asked of, and the answer.
+        self._explanation: tuple[int, int, Explanation | None] = (-1, -1, None)
         # Milliseconds from a decision key to the next paper shown (bench/bench_triage.py).
         self.timings: list[float] = []
         self._decided_at = 0.0
@@ -389,9 +394,38 @@ class TriageSession(QObject):
         )
 
     def explain(self, paper: Paper) -> Explanation | None:
-        """Why the last model ranks `paper` where it does (None before a model)."""
+        """Why the last model ranks `paper` where it does, without waiting: the last
+        explanation of this paper, if any (None before a model). When the model is newer
+        than that, a new one is asked of the ranking's process and comes by `explained`."""
         promise = self._promise()
-        return promise.explain(paper) if promise is not None and promise.ready() else None
+        latest = promise.latest() if promise is not None else None
+        if promise is None or latest is None or latest.kind is None:
+            return None
+        paper_id, version, known = self._explanation
+        if paper_id != paper.id or version != latest.version:
+            asked = promise.explain_later(paper)
+            if asked is not None:
+                self._explanation = (
+                    paper.id,
+                    latest.version,
+                    known if paper_id == paper.id else None,
+                )
+                asked.add_done_callback(
+                    lambda done, paper_id=paper.id, version=latest.version: self._explained(
+                        paper_id, version, done
+                    )
+                )
+            return known if paper_id == paper.id else None
+        return known
+
+    def _explained(self, paper_id: int, version: int, done: Future[Explanation | None]) -> None:
+        """On the ranking link's thread: keep the answer, and say it (to the GUI thread)."""
+        if done.cancelled() or done.exception() is not None:
+            return
+        found = done.result()
+        if self._explanation[0] == paper_id:
+            self._explanation = (paper_id, version, found)
+        self.explained.emit(paper_id, found)
 
     def search_terms(self) -> tuple[str, ...]:
         return self._round.terms if self._round is not None else ()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QFont, QKeyEvent, QTextCursor
@@ -40,6 +41,9 @@ from paperdesk.gui.triage_session import TriageSession
 from paperdesk.services import annotations, editing, notes, tagging
 from paperdesk.services.rendering import abstract_html, passage_at
 from paperdesk.text import to_html
+
+if TYPE_CHECKING:
+    from paperdesk.ranking.explanation import Explanation
 
 #: The keys, as the help overlay lists them.
 KEYS = [
@@ -265,6 +269,7 @@ class TriageView(QWidget):
     def _connect(self) -> None:
         session = self.session
         session.paper_shown.connect(self.show_paper)
+        session.explained.connect(self.show_explanation)
         session.progress_changed.connect(self.show_progress)
         session.stats_read.connect(self.show_stats)
         session.message.connect(self.show_message)
@@ -316,7 +321,16 @@ class TriageView(QWidget):
             meta.append(links)
         self.meta.setText(" · ".join(meta))
         self.meta.setVisible(bool(meta))
-        explanation = self.session.explain(paper)
+        # The last explanation of this paper, if any; a newer one is asked for and
+        # tints the abstract when it comes (the paper never waits for the ranking).
+        self._show_abstract(paper, self.session.explain(paper))
+        self._show_marks(paper)
+        self._show_tags(paper)
+        note = paper.note.strip()
+        self.note.setText(f"Note: {note}" if note else "")
+        self.note.setVisible(bool(note))
+
+    def _show_abstract(self, paper: Paper, explanation: Explanation | None) -> None:
         palette = self.palette()
         body = abstract_html(
             paper.abstract.strip() or "No abstract.",
@@ -327,11 +341,12 @@ class TriageView(QWidget):
         self.abstract.setHtml(f"<div style='line-height:145%'>{body}</div>")
         self.why.setText(why_html(palette, explanation))
         self.why.setVisible(bool(self.why.text()))
-        self._show_marks(paper)
-        self._show_tags(paper)
-        note = paper.note.strip()
-        self.note.setText(f"Note: {note}" if note else "")
-        self.note.setVisible(bool(note))
+
+    def show_explanation(self, paper_id: int, explanation: Explanation | None) -> None:
+        """'Why this paper' arrived from the ranking: tint the abstract if still shown."""
+        paper = self.session.paper
+        if paper is not None and paper.id == paper_id:
+            self._show_abstract(paper, explanation)
 
     def _show_marks(self, paper: Paper) -> None:
         items = []

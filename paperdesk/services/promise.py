@@ -302,6 +302,17 @@ class Promise:
             return None
         return found
 
+    def explain_later(self, paper: Paper) -> Future[Explanation | None] | None:
+        """`explain` without waiting: the answer comes on the link's reader thread
+        (None: no process trains now)."""
+        link = self._link
+        if link is None or not self.ready():
+            return None
+        try:
+            return link.request("explain", paper)
+        except WorkerDied:
+            return None
+
     def more_like(self, paper_id: int, limit: int = 20) -> list[int]:
         """The papers whose words are most like this one's, most alike first."""
         link = self._worker.submit(self._prepare).result()

@@ -281,6 +281,18 @@ def test_a_dead_ranking_process_means_file_order_a_notice_and_a_restart(qtbot, w
     assert promise.latest() is not None and promise.latest().kind == "kept"
 
 
+def test_why_this_paper_comes_from_the_ranking_process_after_the_paper(qtbot, window):
+    view = enter_triage(qtbot, window, Order.PROMISE)
+    decided(qtbot, window, view, Qt.Key.Key_S)
+    promise = window.desk.promise_if_started()
+    assert promise is not None and promise.wait(60)
+    with qtbot.waitSignal(view.session.paper_shown, timeout=WAIT_MS):
+        qtbot.keyClick(view, Qt.Key.Key_J)  # a paper shown after the model trained
+    shown = view.session.paper.id
+    qtbot.waitUntil(lambda: view.why.isVisible(), timeout=WAIT_MS)
+    assert view.session.paper.id == shown and "<span" in view.why.text()
+
+
 def test_closing_the_window_ends_the_ranking_process(qtbot, window):
     view = enter_triage(qtbot, window, Order.PROMISE)
     decided(qtbot, window, view, Qt.Key.Key_S)
@@ -331,7 +343,7 @@ for decision in (Decision.KEEP, Decision.DISCARD, Decision.DISCARD):
     assert promise.wait(60)
     until(lambda: "most promising first" in view.progress_line.text())
 assert promise.latest().kind == "learnt"
-assert view.session.explain(view.session.paper) is not None  # why this paper, asked
+until(lambda: view.session.explain(view.session.paper) is not None)  # asked, then came
 print(sorted(m for m in sys.modules if m.split(".")[0] in ("sklearn", "scipy")))
 window.close()
 print(promise.exit_code)
