@@ -7,7 +7,11 @@ Measures, on the corpus (13,417 papers) or a replica of it (100,000):
   through the writer thread, the database and the next-paper choice (target <= 200 ms;
   the search index follows in the background while the paper is read), with the
   longest GUI-thread block meanwhile;
-- retrain: a decision to the background model that reflects it.
+- retrain: a decision to the background model that reflects it;
+- CPU and peak memory of the window's process and of the ranking's (which holds the
+  matrix and the model: services/ranking_process.py). When this script is the main
+  module, the spawned ranking process imports it too (PySide6 included, never run):
+  a few tens of MB more there than under `paperdesk`.
 Prints figures; not a test. The library is built once (bench_gui.build_library) and kept
 in bench/out/. Usage (run it niced: it loads both cores):
     QT_QPA_PLATFORM=offscreen nice -n 10 python bench/bench_triage.py [--papers 13417]
@@ -70,15 +74,23 @@ def main() -> None:
 
     cpu, wall = time.process_time(), time.perf_counter()
     desk.promise.features()
+    built = desk.promise.info()
     print(
         f"feature build (first triage)          {ms(time.perf_counter() - wall)} wall,"
-        f" {ms(time.process_time() - cpu)} CPU",
+        f" {ms(time.process_time() - cpu)} CPU here +"
+        f" {ms(float(built.get('cpu_s', 0.0)))} in the ranking process"
+        f" (peak {float(built.get('peak_mb', 0)):.0f} MB there)",
         flush=True,
     )
     fresh = type(desk.promise)(desk)
     wall = time.perf_counter()
     fresh.features()
-    print(f"feature matrix loaded from its cache  {ms(time.perf_counter() - wall)}", flush=True)
+    loaded = fresh.info()
+    print(
+        f"feature matrix loaded from its cache  {ms(time.perf_counter() - wall)} wall,"
+        f" {ms(float(loaded.get('cpu_s', 0.0)))} CPU in a new ranking process",
+        flush=True,
+    )
     fresh.close()
 
     view = window.triage.view
@@ -92,6 +104,8 @@ def main() -> None:
     assert promise is not None
     promise.wait(600)
 
+    gui_cpu_start = time.process_time()
+    worker_cpu_start = float(promise.info().get("cpu_s", 0.0))
     watch = BlockWatch()
     watch.start()
     trained: list[float] = []
@@ -125,9 +139,16 @@ def main() -> None:
     retrains = [min((t for t in trained if t > at), default=at) - at for at in decided_at]
     print(f"decision -> model retrained, median   {ms(statistics.median(retrains))}")
     print(f"decision -> model retrained, max      {ms(max(retrains))}")
+    worker = promise.info()
+    print(
+        f"CPU over the decisions: window process {time.process_time() - gui_cpu_start:.2f} s,"
+        f" ranking process {float(worker.get('cpu_s', 0.0)) - worker_cpu_start:.2f} s"
+    )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peak memory                           {peak:9.0f} MB")
+    print(f"peak memory, window process           {peak:9.0f} MB")
+    print(f"peak memory, ranking process          {float(worker.get('peak_mb', 0)):9.0f} MB")
     window.close()
+    print(f"ranking process exit code             {promise.exit_code}")
     copies.cleanup()
 
 
