@@ -28,7 +28,14 @@ from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.models import PaperRecord
 from paperdesk.ranking import metrics
 from paperdesk.ranking.features import FeatureMatrix
-from paperdesk.ranking.model import LEARNER, PRESUMED_IRRELEVANT, Learner, fit_decisions, linear_svm
+from paperdesk.ranking.model import (
+    LEARNER,
+    PRESUMED_IRRELEVANT,
+    Learner,
+    fit_decisions,
+    linear_svm,
+    seeded,
+)
 from paperdesk.ranking.reading import hidden_words_pattern, reader_text
 
 DEFAULT_RETRAIN_GROWTH = 0.02
@@ -151,6 +158,7 @@ def simulate_seeds(
 
     `hidden_words` are cut out of every text both models read; `stop_recall` ends each
     replay once that share of the relevant papers is found (1.0 reads on to the last).
+    Both SVMs take their random state from the seed: a seed fixes the whole run.
     """
     y = np.fromiter((is_relevant(r) for r in records), dtype=np.int64, count=len(records))
     n_relevant = int(y.sum())
@@ -165,9 +173,10 @@ def simulate_seeds(
     results = []
     for seed in seeds:
         schedule = (prior_rows(y, prior, seed), retrain_growth, stop)
-        runs = [replay(OURS, ours, y, LEARNER, *schedule, presumed=PRESUMED_IRRELEVANT)]
+        ours_learner, their_learner = seeded(LEARNER, seed), seeded(baseline_learner(), seed)
+        runs = [replay(OURS, ours, y, ours_learner, *schedule, presumed=PRESUMED_IRRELEVANT)]
         if theirs is not None:
-            runs.append(replay(BASELINE, theirs, y, baseline_learner(), *schedule, presumed=0))
+            runs.append(replay(BASELINE, theirs, y, their_learner, *schedule, presumed=0))
         results.append(
             SimulationResult(rule, len(y), n_relevant, prior, seed, tuple(runs), retrain_growth)
         )
