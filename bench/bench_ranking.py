@@ -1,7 +1,8 @@
 """Benchmark the ranking engine: simulated triage on the real corpus, and its speed.
 
 Prints figures; not a test. Needs ../shared/data/corpus.jsonl. Usage:
-    python bench/bench_ranking.py [--seeds 5] [--jobs 2] [--relevant venue=CORL ...]   table
+    python bench/bench_ranking.py [--seeds 5] [--first-seed 0] [--jobs 2] [--relevant ...]
+                                                 the table, and read@95 per seed and model
     python bench/bench_ranking.py --learners [NAME_PART]   the learners and features compared
     python bench/bench_ranking.py --check-schedule  retrain every decision vs the growth
     python bench/bench_ranking.py --speed [--papers 100000]   build, retrain, score, next
@@ -41,6 +42,7 @@ from paperdesk.ranking.model import (
     linear_svm,
     more_like,
     rank,
+    seeded,
     train,
 )
 from paperdesk.ranking.simulation import (
@@ -79,15 +81,15 @@ def spread(values: Sequence[float], digits: int = 1) -> str:
 def simulate_seeds(
     records: Sequence[PaperRecord],
     rule: RelevanceRule,
-    seeds: int,
+    seeds: Sequence[int],
     growth: float,
     with_baseline: bool = True,
 ) -> list[SimulationResult]:
-    """The simulation of `rule` for seeds 0..seeds-1, up to 95% recall."""
+    """The simulation of `rule` for these seeds, up to 95% recall."""
     return simulation.simulate_seeds(
         records,
         rule.is_relevant,
-        range(seeds),
+        seeds,
         rule=rule.text,
         hidden_words=rule.hidden_words,
         with_baseline=with_baseline,
@@ -96,18 +98,22 @@ def simulate_seeds(
     )
 
 
-def rule_results(rule_text: str, seeds: int, growth: float) -> tuple[list[SimulationResult], float]:
+def rule_results(
+    rule_text: str, seeds: Sequence[int], growth: float
+) -> tuple[list[SimulationResult], float]:
     """One definition's simulations and the CPU seconds they took (a worker's job)."""
     cpu = time.process_time()
     results = simulate_seeds(load_corpus(), parse_relevant(rule_text), seeds, growth)
     return results, time.process_time() - cpu
 
 
-def simulation_table(rules: list[RelevanceRule], seeds: int, growth: float, jobs: int) -> None:
+def simulation_table(
+    rules: list[RelevanceRule], seeds: Sequence[int], growth: float, jobs: int
+) -> None:
     """The table of the README's Triage section: every definition, ours beside the
     baseline on the same seeds; `jobs` definitions are simulated at once."""
     print(
-        f"\nSimulated triage, prior 1+1, seeds 0..{seeds - 1}, retrain growth {growth}:"
+        f"\nSimulated triage, prior 1+1, seeds {seeds[0]}..{seeds[-1]}, retrain growth {growth}:"
         " mean ± sd over seeds"
     )
     header = (
@@ -123,15 +129,16 @@ def simulation_table(rules: list[RelevanceRule], seeds: int, growth: float, jobs
 
 
 def print_rule(
-    rule: RelevanceRule, results: list[SimulationResult], seeds: int, cpu: float
+    rule: RelevanceRule, results: list[SimulationResult], seeds: Sequence[int], cpu: float
 ) -> None:
-    """One definition's rows: ours and the baseline (mean ± sd over seeds), and random."""
+    """One definition's rows: ours and the baseline (mean ± sd over seeds), and random;
+    then one line per seed with each model's reads to 95% recall."""
     first = results[0]
     ours = [r.read_to_95(OURS) for r in results]
     theirs = [r.read_to_95(BASELINE) for r in results]
     fewer = sum(a < b for a, b in zip(ours, theirs, strict=True))
     same = sum(a == b for a, b in zip(ours, theirs, strict=True))
-    tally = f"{fewer} / {same} / {seeds - fewer - same}"
+    tally = f"{fewer} / {same} / {len(seeds) - fewer - same}"
     prevalence = f"{first.n_relevant / first.n_papers:5.1%}"
     for method, reads in ((OURS, ours), (BASELINE, theirs)):
         wss = [100 * r.wss_95(method) for r in results]
@@ -141,14 +148,21 @@ def print_rule(
         prevalence, tally = "     ", ""
     print(
         f"{'':<16} {'':5}  {'random':<9} {first.random_read_to_95:7.1f} (expected)"
-        f"  {100 * first.random_wss_95:7.2f}   ({cpu:.0f} CPU s for both methods)",
-        flush=True,
+        f"  {100 * first.random_wss_95:7.2f}   ({cpu:.0f} CPU s for both methods)"
     )
+    for result, mine, baseline in zip(results, ours, theirs, strict=True):
+        print(
+            f"{'':<16} seed {result.seed:<3} read@95 {OURS} {mine:5d}  {BASELINE} {baseline:5d}"
+            f"  ({mine - baseline:+d})"
+        )
+    sys.stdout.flush()
 
 
-def check_schedule(records: Sequence[PaperRecord], rules: list[RelevanceRule], seeds: int) -> None:
+def check_schedule(
+    records: Sequence[PaperRecord], rules: list[RelevanceRule], seeds: Sequence[int]
+) -> None:
     """Ours, retrained after every decision vs after each 2% and 5% more decisions."""
-    print(f"\nRetrain schedule (ours, read to 95% recall; seeds 0..{seeds - 1})")
+    print(f"\nRetrain schedule (ours, read to 95% recall; seeds {seeds[0]}..{seeds[-1]})")
     for rule in rules:
         for growth in (0.0, DEFAULT_RETRAIN_GROWTH, 0.05):
             started = time.perf_counter()
@@ -206,9 +220,11 @@ CANDIDATES = [
 
 
 def compare_learners(
-    records: Sequence[PaperRecord], rules: list[RelevanceRule], seeds: int, only: str
+    records: Sequence[PaperRecord], rules: list[RelevanceRule], seeds: Sequence[int], only: str
 ) -> None:
-    print(f"\nLearners compared (read to 95% recall; seeds 0..{seeds - 1}; lower is better)")
+    print(
+        f"\nLearners compared (read to 95% recall; seeds {seeds[0]}..{seeds[-1]}; lower is better)"
+    )
     candidates = [c for c in CANDIDATES if only.casefold() in c.name.casefold()]
     for rule in rules:
         y = np.fromiter((rule.is_relevant(r) for r in records), dtype=np.int64)
@@ -229,13 +245,13 @@ def compare_learners(
                     candidate.name,
                     matrices[config],
                     y,
-                    candidate.learner,
+                    seeded(candidate.learner, seed),
                     prior_rows(y, 1, seed),
                     DEFAULT_RETRAIN_GROWTH,
                     stop,
                     candidate.presumed,
                 ).found_at[-1]
-                for seed in range(seeds)
+                for seed in seeds
             ]
             took = time.perf_counter() - started
             print(f"  {candidate.name:<44} {spread(reads)}   ({took:5.0f} s)", flush=True)
@@ -319,7 +335,8 @@ def decision_to_next(
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--relevant", action="append", help="FIELD=VALUE (repeatable)")
-    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--seeds", type=int, default=5, help="how many seeds")
+    parser.add_argument("--first-seed", type=int, default=0, help="5: held-out seeds 5..9")
     parser.add_argument("--growth", type=float, default=DEFAULT_RETRAIN_GROWTH)
     parser.add_argument("--learners", nargs="?", const="", metavar="NAME_PART")
     parser.add_argument("--check-schedule", action="store_true")
@@ -333,12 +350,13 @@ def main() -> None:
         speed(records, args.papers)
         return
     rules = [parse_relevant(text) for text in (args.relevant or DEFINITIONS)]
+    seeds = list(range(args.first_seed, args.first_seed + args.seeds))
     if args.check_schedule:
-        check_schedule(records, rules, args.seeds)
+        check_schedule(records, rules, seeds)
     elif args.learners is not None:
-        compare_learners(records, rules, args.seeds, args.learners)
+        compare_learners(records, rules, seeds, args.learners)
     else:
-        simulation_table(rules, args.seeds, args.growth, args.jobs)
+        simulation_table(rules, seeds, args.growth, args.jobs)
 
 
 if __name__ == "__main__":
