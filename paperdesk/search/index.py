@@ -287,7 +287,7 @@ class FullTextIndex:
         """
         with self._lock:
             index = self._open()
-        writer = segments.writer(index, timeout=WRITER_WAIT_S)
+        writer = segments.writer(index, timeout=WRITER_WAIT_S, limitmb=segments.UPDATE_POOL_MB)
         try:
             for paper_id in deleted_ids:
                 writer.delete_by_term("id", str(paper_id))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from paperdesk.search import segments
 from paperdesk.search.index import FullTextIndex
 from paperdesk.search.schema import build_schema
@@ -49,3 +51,19 @@ def test_leftover_temporary_folders_are_removed_when_segments_are_listed(tmp_pat
     segments.list_segments(index, [segments.write_segment(str(tmp_path), DOCS[:1])])
     assert [p.name for p in tmp_path.iterdir() if p.is_dir()] == []
     assert open_index(tmp_path).doc_count() == 1
+
+
+def test_updates_of_the_live_index_spill_from_a_small_pool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A bulk edit's catch-up commits merge small segments, their postings through the
+    # writer's pool: in the window's process it spills at 32 MB, not 256.
+    index = FullTextIndex(tmp_path / "index")
+    index.rebuild([DOCS], generation=1, total=len(DOCS))
+    made: list[segments.FastSegmentWriter] = []
+    real = segments.writer
+    monkeypatch.setattr(segments, "writer", lambda *a, **k: made.append(real(*a, **k)) or made[-1])
+    index.update([doc(1, "Learning to learn")], [2], generation=2)
+    assert [w.pool.limit for w in made] == [segments.UPDATE_POOL_MB * 1024 * 1024]
+    assert index.search("mamba").ids == [3] and index.search("inference").ids == []
+    index.close()
