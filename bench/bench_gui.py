@@ -6,7 +6,8 @@ writer thread and back), a status set on every paper and its undo (shown, search
 again, the longest GUI-thread block meanwhile), peak memory, and with --cancel-import
 how fast Cancel stops an import of the corpus, and with --import FILE the longest
 GUI-thread block while FILE is imported into the library (and with --into-empty into a
-new one) while the table is scrolled. Prints figures; not a test.
+new one) while the table is scrolled. After each phase, the process's memory: resident
+now and its peak so far (VmRSS, VmHWM). Prints figures; not a test.
 
 The library is built once by replicating ../shared/data/corpus.jsonl (as bench_core
 does) and kept in bench/out/ for later runs. Usage:
@@ -84,6 +85,21 @@ def figure(label: str, seconds: float) -> None:
     print(f"{label:<52} {seconds * 1000:9.1f} ms", flush=True)
 
 
+def memory(phase: str) -> None:
+    """The process's resident memory now and its peak so far (/proc/self/status)."""
+    found: dict[str, int] = {}
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                name, _, value = line.partition(":")
+                if name in ("VmRSS", "VmHWM"):
+                    found[name] = int(value.split()[0]) // 1024
+    except OSError:  # not Linux
+        return
+    label = f"  memory after {phase}: resident / peak"
+    print(f"{label:<52} {found.get('VmRSS', 0):5d} / {found.get('VmHWM', 0):5d} MB", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--papers", type=int, default=100_000)
@@ -130,8 +146,10 @@ def main() -> None:
         figure("open: window shown -> all ids listed", listed[0] / 1000)
         figure("open: window shown -> table painted with rows", clock.elapsed() / 1000)
         figure("  process CPU until then", time.process_time() - cpu_start)
+        memory("painting the table")
         wait_for(app, window.upkeep.is_ready)
         figure("open: ... -> day's backup taken, index checked", clock.elapsed() / 1000)
+        memory("opening")
 
         table = window.table
         start = time.perf_counter()
@@ -158,6 +176,7 @@ def main() -> None:
             "scroll: Page Down + paint, mean over 2 s", (time.perf_counter() - start) / page_downs
         )
         print(f"{'  store pages of rows fetched so far':<52} {window.model.pages_fetched:9d}")
+        memory("scrolling")
 
         for query in QUERIES:
             listed.clear()
@@ -168,6 +187,7 @@ def main() -> None:
                 f"search {query!r} -> table updated ({window.model.rowCount():,})",
                 time.perf_counter() - start,
             )
+            memory("that search")
         listed.clear()
         window.search_bar.set_text("")
         wait_for(app, lambda: bool(listed))
@@ -181,6 +201,7 @@ def main() -> None:
         window.commands.set_rating(4)
         wait_for(app, lambda: bool(applied))
         figure("rate it -> written, indexed, panes refreshed", time.perf_counter() - start)
+        memory("selecting and rating")
         if not args.skip_bulk:
             bulk_edits(app, window, applied, args.catch_up_s)
         window.close()
@@ -242,6 +263,7 @@ def bulk_edits(
         figure(f"{label} on {total:,}: shown, undoable", shown)
         figure("  process CPU until then", cpu)
         figure("  longest GUI-thread block until then", watch.longest)
+        memory("it was shown")
         # The index catches up in the background, 400 papers a writer job: at 100,000
         # papers that is many minutes on a loaded machine, so it is watched for a while.
         deadline = time.perf_counter() + catch_up_s
@@ -256,6 +278,7 @@ def bulk_edits(
         searchable = time.perf_counter() - start
         figure(f"  ... searchable again, or {len(left):,} papers left after", searchable)
         figure("  longest GUI-thread block meanwhile", watch.stop())
+        memory("its re-indexing")
 
 
 def open_window(app: QApplication, folder: Path, settings: QSettings) -> MainWindow:
@@ -307,6 +330,7 @@ def import_blocks(app: QApplication, library: Path | None, source: Path) -> None
         figure("  click -> searchable (import finished)", time.perf_counter() - start)
         figure("  longest GUI-thread block, whole import", watch.stop())
         figure("  process CPU, whole import", time.process_time() - cpu)
+        memory("the import")
         print(f"{'  papers before / after':<52} {before:>9,} / {window.model.rowCount():,}")
         print(f"{'  status bar said':<52} {sorted(labels)}")
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
