@@ -137,7 +137,9 @@ def commit(
     ]
     if report.previously_imported:
         report.missing = len(plan.previous_ids - {*plan.present_ids, *new_ids})
-    updated = [i for i in plan.updates if i > 0]
+    # Papers already there that the file gave tags, a note or shortlists are searched
+    # by them: re-indexed as the ones it merged into.
+    updated = [i for i in {**plan.updates, **plan.user} if i > 0]
     changes = Changes(
         description,
         ids_of([*new_ids, *updated]),
@@ -198,13 +200,22 @@ def _await_indexing(desk: Desk, changes: Changes) -> None:
 
     If the index has everything else, the papers are also noted in the library: indexing
     stopped half-way (the program killed) then resumes at the next open (Desk.open).
+
+    An import that changed no paper (every entry already there, as it was) has nothing
+    to wait for: the index, current before it, is marked current for its generation at
+    once; left old, the next write would take it for stale and rebuild it whole.
     """
     library = desk.library
-    if (
+    current = (
         not desk.index_behind
         and not desk.index_importing
         and desk.index.why_stale(library.generation() - 1) is None
-    ):
+    )
+    if not changes.paper_ids:
+        if current:
+            desk.index.mark_current(library.generation())
+        return
+    if current:
         library.imports.remember_indexing(library.generation(), changes.paper_ids)
     desk.index_importing.update(changes.paper_ids)
 

@@ -127,3 +127,31 @@ def test_the_last_progress_report_of_a_pool_is_the_total(
     total = desk.library.papers.count()
     assert reported[-1] == (total, total)
     assert answers(desk)["graph"]
+
+
+def test_an_import_that_adds_nothing_does_not_rebuild_the_index(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every entry already in the library: the import is recorded (a new generation),
+    and the index is current for it, so no later write or open rebuilds it whole (at
+    100,000 papers, half an hour)."""
+
+    def no_rebuild(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the index was rebuilt")
+
+    monkeypatch.setattr(indexing, "rebuild", no_rebuild)
+    before = desk.index.doc_count()
+    # The GUI's way: commit, then (a job later) index_import; a write may come between.
+    plan = plan_file(desk, SEEDS[0])
+    report, changes = importing.commit(desk, plan, index=False)
+    assert report.added == 0 and report.unchanged and not changes.paper_ids
+    assert desk.index.why_stale(desk.library.generation()) is None
+    assert not desk.index_importing and desk.library.imports.pending_indexing() is None
+    graph = searching.find_ids(desk, "graph").ids
+    editing.set_rating(desk, [graph[0]], 4)
+    importing.index_import(desk, report, changes)
+    # The command line's way.
+    assert not importing.import_files(desk, SEEDS).failed
+    assert desk.index.why_stale(desk.library.generation()) is None
+    assert desk.index.doc_count() == before
+    assert maintenance.check(desk) == []

@@ -18,6 +18,7 @@ from paperdesk.services import (
     importing,
     notes,
     reading,
+    searching,
     shortlists,
     tagging,
 )
@@ -127,3 +128,19 @@ def test_importing_into_a_library_that_has_the_papers_adds_what_they_lack(
         after[reading.paper(desk, ids[1]).citation_key]
         == before[reading.paper(desk, ids[1]).citation_key]
     )
+
+
+def test_tags_an_import_gives_back_to_a_paper_are_searched(desk: Desk, tmp_path: Path) -> None:
+    """An entry that changes nothing but the paper's tags: the paper is re-indexed."""
+    ids = user_library(desk)
+    first, settled = tmp_path / "first.jsonl", tmp_path / "settled.jsonl"
+    exporting.export(desk, Scope(), first)
+    importing.import_files(desk, [first])  # the papers take the file's raw fields
+    exporting.export(desk, Scope(), settled)
+    tags = ["method/rl", "method/rl/offline"]
+    tagging.remove_tags(desk, [ids[1]], tags)
+    assert ids[1] not in searching.find_ids(desk, "tag:method/rl/offline").ids
+    (report,) = importing.import_files(desk, [settled]).files
+    assert report.added == report.merged == 0
+    assert reading.paper(desk, ids[1]).tags == tuple(tags)
+    assert ids[1] in searching.find_ids(desk, "tag:method/rl/offline").ids
