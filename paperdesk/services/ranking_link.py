@@ -54,10 +54,27 @@ class Ranked:
     kind: str | None
     version: int
     _sorted: list[np.ndarray] = field(default_factory=list, compare=False, repr=False)
+    _best_first: list[list[int]] = field(default_factory=list, compare=False, repr=False)
+
+    def prepare(self) -> Ranked:
+        """Sort the ids by score once (on the link's reader thread, as they arrive), so
+        that `best` walks from the top instead of scanning every paper."""
+        if not self._best_first:
+            order = np.argsort(-self.scores, kind="stable")
+            self._best_first.append(self.ids[order].tolist())
+        return self
 
     def best(self, candidates: Collection[int]) -> int | None:
-        """The highest-scored of `candidates` (None when the model knows none of them)."""
+        """The highest-scored of `candidates` (None when the model knows none of them);
+        of equal scores, the one first in the matrix."""
         if not candidates:
+            return None
+        if isinstance(candidates, (set, frozenset)) and len(candidates) * 8 >= len(self.ids):
+            # Most of the library: the best is among the first few (the decided papers
+            # that rank above it are skipped), a few set lookups instead of a scan.
+            for paper_id in self.prepare()._best_first[0]:
+                if paper_id in candidates:
+                    return int(paper_id)
             return None
         wanted = np.fromiter(candidates, dtype=np.int64, count=len(candidates))
         mask = np.isin(self.ids, wanted)
@@ -183,7 +200,7 @@ class RankingLink:
             if ids is not None:
                 self._ids = ids
             assert self._ids is not None
-            self.latest = Ranked(self._ids, scores, kind, version)
+            self.latest = Ranked(self._ids, scores, kind, version).prepare()
             if self._on_trained is not None:
                 self._on_trained(self.latest)
             return

@@ -95,5 +95,7 @@ def test_scores_order_and_pick_without_the_process() -> None:
     ranked = Ranked(np.array([10, 3, 7, 5]), np.array([0.1, 0.9, 0.5, 0.9]), "learnt", 1)
     assert ranked.best({10, 7}) == 7
     assert ranked.best({99}) is None
+    assert ranked.best({10, 3, 7, 5}) == 3  # most of the library: walked from the top
+    assert ranked.best({10, 5, 7, 99}) == 5
     assert ranked.order([10, 99, 5, 3, 7]) == [5, 3, 7, 10, 99]  # ties keep their order
     assert ranked.order([]) == []
