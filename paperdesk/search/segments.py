@@ -65,6 +65,20 @@ class FastSegmentWriter(SegmentWriter):  # type: ignore[misc]
         self.fieldwriter.close()
         reader.close()
 
+    def remove_temporaries(self) -> None:
+        """Delete this writer's temporary folders (storage.py gives it its own): its
+        pool's, and its per-document writer's, which asks for one of its own too (whoosh
+        meant both to be the shared folder that finishing a writer deletes)."""
+        self._tempstorage.destroy()
+        columns = getattr(self.perdocwriter, "_cols", None)
+        storage = getattr(columns, "_tempstorage", None)
+        if storage is not None and storage is not self._tempstorage:
+            storage.destroy()
+
+    def _finish(self) -> None:  # after a commit or a cancel
+        super()._finish()
+        self.remove_temporaries()
+
 
 def writer(
     index: Index, locked: bool = True, timeout: float = 0.0, limitmb: float = POOL_MB
@@ -105,8 +119,8 @@ def write_segment(
         # Not commit(): the segment is listed by the caller, with the other workers'.
         return segment_writer._finalize_segment()  # type: ignore[no-any-return]
     finally:
-        # The writer's own temporary folder (storage.py): no other writer's files.
-        segment_writer.temp_storage().destroy()
+        # The writer's own temporary folders (storage.py): no other writer's files.
+        segment_writer.remove_temporaries()
 
 
 def list_segments(index: Index, segments: Iterable[Segment | None]) -> None:

@@ -67,3 +67,18 @@ def test_updates_of_the_live_index_spill_from_a_small_pool(
     assert [w.pool.limit for w in made] == [segments.UPDATE_POOL_MB * 1024 * 1024]
     assert index.search("mamba").ids == [3] and index.search("inference").ids == []
     index.close()
+
+
+def test_commits_and_cancels_leave_no_temporary_folder(tmp_path: Path) -> None:
+    index = FullTextIndex(tmp_path / "index")
+    index.rebuild([DOCS], generation=1, total=len(DOCS))
+    index.update([doc(1, "Learning to learn")], [2], generation=2)
+    index.add([doc(5, "Graph networks")], generation=3)
+    live = index.live_folder()
+    assert live is not None
+    cancelled = segments.writer(open_index(live))
+    cancelled.add_document(**doc(6, "Never kept").fields())
+    cancelled.cancel()
+    assert [p.name for p in live.iterdir() if p.is_dir()] == []
+    assert index.search("graph").ids == [5]
+    index.close()
