@@ -1,7 +1,8 @@
 """Imports and exports: the long jobs, with progress, a Cancel button and a report.
 
 An export is one service call on the writer thread (through `Operations.run_long`);
-an import plans each file on the pool and commits it on the writer (`import_files`).
+an import plans each file on the pool (a large one in a process of its own:
+services/plan_process.py) and commits it on the writer (`import_files`).
 One of them runs at a time. What an export may be about (a shortlist, the selection, the papers
 listed, the whole library) comes from the window's `Panes`.
 """
@@ -25,7 +26,7 @@ from paperdesk.gui.export_dialog import FORMAT_LABELS, ExportDialog
 from paperdesk.gui.operations import Operations
 from paperdesk.gui.panes import Panes
 from paperdesk.gui.tasks import Job
-from paperdesk.services import exporting, importing, reading
+from paperdesk.services import exporting, importing, plan_process, reading
 from paperdesk.services.desk import Desk
 
 
@@ -104,7 +105,9 @@ class Transfers(QObject):
         path = run.pending[0]
 
         def plan(desk: Desk, job: Job) -> importing.FilePlan:
-            return importing.plan_file(desk, path, job.report_progress, run.cancelled)
+            # A large file, or a large library: in a process of its own, so the
+            # window's thread never waits for the GIL behind the matching.
+            return plan_process.plan_file(desk, path, job.report_progress, run.cancelled)
 
         self._long_job = self.operations.run_long(
             "Reading",

@@ -77,7 +77,21 @@ def plan_file(
     papers are kept in a temporary file (services/import_spool.py), so a plan of
     100,000 papers holds little more than their ids in memory.
     """
+    return plan_for_library(desk.library, path, progress, cancelled)
+
+
+def plan_for_library(
+    library: Library,
+    path: Path,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    new_papers: NewPaperSpool | None = None,
+) -> FilePlan:
+    """`plan_file` on a library (a planning process opens one of its own); the new
+    papers go to `new_papers` when given."""
     plan = FilePlan(path, FileReport(file=printable_path(path)))
+    if new_papers is not None:
+        plan.new_papers = new_papers
     report = plan.report
     try:
         stream = open_records(path)
@@ -89,7 +103,6 @@ def plan_file(
         return plan
     plan.sha256 = stream.sha256
     report.format, report.label = stream.format, stream.label
-    library = desk.library
     plan.basis = library.imports.basis()
     name = printable_path(Path(path.name))
     previous = [b for b in library.imports.batches() if b.file_name == name]

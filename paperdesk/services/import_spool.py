@@ -26,9 +26,11 @@ CHUNK = 2000
 class NewPaperSpool:
     """A list of NewPaper, in order, that keeps at most two chunks in memory."""
 
-    def __init__(self, chunk: int | None = None) -> None:
+    def __init__(self, chunk: int | None = None, file: IO[bytes] | None = None) -> None:
         self._chunk = chunk or CHUNK
-        self._file: IO[bytes] | None = None  # made when the first chunk is written
+        # Made when the first chunk is written, unless given (a planning process's
+        # plan file, services/plan_process.py: it is closed by whoever gave it).
+        self._file: IO[bytes] | None = file
         self._written: list[tuple[int, int]] = []  # each chunk's offset and size in the file
         self._tail: list[NewPaper] = []  # the papers after the last chunk written
         self._cached: tuple[int, list[NewPaper]] | None = None
@@ -60,6 +62,29 @@ class NewPaperSpool:
         if self._cached is None or self._cached[0] != number:
             self._cached = (number, self._read(number))
         return self._cached[1][offset]
+
+    def finish(self) -> tuple[list[tuple[int, int]], int, int]:
+        """Write the papers still in memory to the file; returns what `adopted` needs
+        to read them back (each chunk's place, the count, the chunk size). Nothing may
+        be appended after this."""
+        if self._tail:
+            data = marshal.dumps([_packed(p) for p in self._tail])
+            file = self._opened()
+            self._written.append((file.seek(0, 2), len(data)))
+            file.write(data)
+            self._tail = []
+        return list(self._written), self._count, self._chunk
+
+    @classmethod
+    def adopted(
+        cls, file: IO[bytes], written: list[tuple[int, int]], count: int, chunk: int
+    ) -> NewPaperSpool:
+        """The papers another process spooled into `file` (`finish` said where): this
+        spool reads them from it, and closes it when it goes."""
+        spool = cls(chunk, file)
+        spool._written, spool._count = list(written), count
+        weakref.finalize(spool, file.close)
+        return spool
 
     def chunks(self) -> Iterator[list[NewPaper]]:
         """The papers in order, a chunk at a time."""

@@ -388,7 +388,7 @@ def test_dropping_files_on_the_window_imports_them_with_a_report(qtbot, window, 
 
 def test_a_long_import_shows_progress_and_cancel_stops_it(qtbot, window, tmp_path, monkeypatch):
     from paperdesk.core.errors import Cancelled
-    from paperdesk.services import importing
+    from paperdesk.services import plan_process
 
     def slow_plan(desk, path, progress=None, cancelled=None):
         for step in range(2000):
@@ -398,7 +398,7 @@ def test_a_long_import_shows_progress_and_cancel_stops_it(qtbot, window, tmp_pat
             time.sleep(0.002)
         raise AssertionError("the cancel never reached the import")
 
-    monkeypatch.setattr(importing, "plan_file", slow_plan)
+    monkeypatch.setattr(plan_process, "plan_file", slow_plan)
     big = tmp_path / "big.bib"
     big.write_text("@misc{x, title={X}}", encoding="utf-8")
     window.transfers.import_files([big])
@@ -441,6 +441,37 @@ def test_cancel_during_a_real_import_answers_within_a_second_and_leaves_the_libr
     qtbot.waitUntil(window.runner.is_idle, timeout=60_000)
     assert window.desk.library.papers.count() == total
     assert searching.find_ids(window.desk, '"We study problem 17"').ids == []
+
+
+def test_a_killed_planning_process_is_reported_in_one_line_and_changes_nothing(
+    qtbot, window, tmp_path
+):
+    """A large file is planned in a process of its own; killed, the window says so."""
+    import multiprocessing
+    import os
+    import signal
+
+    from tests.services.test_plan_process import papers_file
+
+    big = papers_file(tmp_path, 3000)  # over a megabyte: planned apart
+    total = window.desk.library.papers.count()
+
+    def planner():
+        found = [c for c in multiprocessing.active_children() if c.name == "paperdesk-plan"]
+        return found[0] if found and "Matching" in window.progress.label.text() else None
+
+    with qtbot.waitSignal(window.transfers.import_finished, timeout=60_000) as finished:
+        window.transfers.import_files([big])
+        qtbot.waitUntil(lambda: planner() is not None, timeout=60_000)
+        os.kill(planner().pid, signal.SIGKILL)
+    (report,) = finished.args[0].files
+    assert report.summary() == (
+        "big.jsonl: not imported: the process reading it stopped (killed by SIGKILL); "
+        "nothing from this file was imported"
+    )
+    assert "killed by SIGKILL" in window.transfers.import_report.details_html()
+    qtbot.waitUntil(window.runner.is_idle, timeout=WAIT_MS)
+    assert window.desk.library.papers.count() == total
 
 
 def test_an_unreadable_file_is_reported_not_raised(qtbot, window, tmp_path):

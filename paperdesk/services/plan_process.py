@@ -1,0 +1,222 @@
+"""Planning a large import in a worker process of its own.
+
+Planning (services/import_plan.py: reading the file, matching each entry against the
+library) is Python-bound. On a thread of the window's process it held the GIL for
+seconds at a time at 100,000 papers, and the window froze between paints. A file of
+`MIN_FILE_BYTES` or more, or any file going into a library of `MIN_LIBRARY_PAPERS`
+or more, is planned in a spawned process (never forked: a fork of the GUI process
+would copy Qt's threads and locks mid-flight), which opens the database file
+read-only, as the index workers do (services/index_pool.py).
+
+The plan comes back through a temporary file: the new papers as the spool writes
+them (services/import_spool.py), then the rest of the plan pickled, then where that
+starts. The caller opens the file, removes its name at once (the open file stays
+readable until the plan is dropped), and removes it also when anything fails. A
+worker that dies (killed, out of memory) leaves a one-line error in the file's report
+and the library as it was: planning writes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import queue
+import signal
+import struct
+import tempfile
+import time
+from collections.abc import Callable
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from paperdesk.core.errors import Cancelled
+from paperdesk.formats.registry import printable_path
+from paperdesk.services import import_plan
+from paperdesk.services.desk import Desk
+from paperdesk.services.import_plan import FilePlan, Progress
+from paperdesk.services.import_report import FileReport
+from paperdesk.services.import_spool import NewPaperSpool
+from paperdesk.store.library import Library
+
+#: A file this large, or a library this large, is planned in a process of its own;
+#: below both, starting one (about a second of imports) costs more than it saves.
+MIN_FILE_BYTES = 1 << 20
+MIN_LIBRARY_PAPERS = 4_000
+
+#: How long a cancelled worker may take to stop before it is terminated.
+STOP_GRACE_S = 1.0
+_POLL_S = 0.05
+_PROGRESS_INTERVAL_S = 0.05
+_FOOTER = struct.Struct("<Q")  # where the pickled plan starts, at the file's end
+
+
+def plan_file(
+    desk: Desk,
+    path: Path,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> FilePlan:
+    """`import_plan.plan_file`, in a worker process when the file or the library is
+    large (`runs_apart`), else on this thread."""
+    database = desk.library.file
+    if database is None or not runs_apart(desk.library, path):
+        return import_plan.plan_file(desk, path, progress, cancelled)
+    return plan_apart(database, path, progress, cancelled)
+
+
+def runs_apart(library: Library, path: Path) -> bool:
+    """Whether planning `path` into `library` is worth a process of its own."""
+    try:
+        size = Path(path).stat().st_size
+    except OSError:
+        return False  # planning on this thread reports the missing file
+    return size >= MIN_FILE_BYTES or library.papers.count() >= MIN_LIBRARY_PAPERS
+
+
+def plan_apart(
+    database: Path,
+    path: Path,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> FilePlan:
+    """Plan `path` against the library in the SQLite file `database`, in a spawned
+    process. Cancelled when `cancelled()` turns true; a worker's error is raised here;
+    a worker that died leaves the error in the plan's report."""
+    context = get_context("spawn")
+    messages = context.Queue()
+    stop = context.Event()
+    handle, name = tempfile.mkstemp(prefix="paperdesk-plan-", suffix=".tmp")
+    os.close(handle)
+    plan_path = Path(name)
+    worker = context.Process(
+        target=_work,
+        args=(str(database), str(path), name, messages, stop, os.getpid()),
+        name="paperdesk-plan",
+        daemon=True,
+    )
+    try:
+        worker.start()
+        outcome: tuple[Any, ...] | None = None
+        stopping_since: float | None = None
+        while True:
+            outcome = _drain(messages, progress) or outcome
+            if not worker.is_alive():
+                break
+            if stopping_since is None and cancelled is not None and cancelled():
+                stop.set()
+                stopping_since = time.monotonic()
+            if stopping_since is not None and time.monotonic() - stopping_since > STOP_GRACE_S:
+                worker.terminate()  # it only reads: stopping it anywhere is safe
+            worker.join(_POLL_S)
+        outcome = _drain(messages, progress) or outcome
+        if stopping_since is not None:
+            raise Cancelled
+        if outcome is None:
+            return _died(path, worker.exitcode)
+        if outcome[0] == "failed":
+            raise outcome[1]
+        if outcome[0] == "cancelled":
+            raise Cancelled
+        return _read_plan(plan_path)
+    finally:
+        if worker.is_alive():
+            worker.terminate()
+            worker.join()
+        plan_path.unlink(missing_ok=True)
+        messages.close()
+        messages.join_thread()
+
+
+def _drain(messages: Any, progress: Progress | None) -> tuple[Any, ...] | None:
+    """Pass the worker's progress on; its last word (done, failed...), if it came."""
+    outcome = None
+    while True:
+        try:
+            message = messages.get_nowait()
+        except (queue.Empty, EOFError, OSError):
+            return outcome
+        if message[0] == "progress":
+            if progress is not None:
+                progress(*message[1:])
+        else:
+            outcome = message
+
+
+def _died(path: Path, exitcode: int | None) -> FilePlan:
+    if exitcode is not None and exitcode < 0:
+        try:
+            how = f"killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            how = f"killed by signal {-exitcode}"
+    else:
+        how = f"exit status {exitcode}"
+    report = FileReport(file=printable_path(path))
+    report.error = f"the process reading it stopped ({how}); nothing from this file was imported"
+    return FilePlan(path, report)
+
+
+def _read_plan(plan_path: Path) -> FilePlan:
+    file = plan_path.open("rb")
+    try:
+        plan_path.unlink()  # the open file stays readable until the plan is dropped
+        size = file.seek(0, os.SEEK_END)
+        file.seek(size - _FOOTER.size)
+        (start,) = _FOOTER.unpack(file.read(_FOOTER.size))
+        file.seek(start)
+        plan, spooled = pickle.loads(file.read(size - _FOOTER.size - start))
+    except BaseException:
+        file.close()
+        raise
+    assert isinstance(plan, FilePlan)
+    plan.new_papers = NewPaperSpool.adopted(file, *spooled)
+    return plan
+
+
+# --- in the worker ------------------------------------------------------------------
+
+
+def _work(database: str, path: str, plan_path: str, messages: Any, stop: Any, parent: int) -> None:
+    """Plan the file and write the plan to `plan_path`; say how it ended."""
+    last = 0.0
+
+    def report(done: int, total: int, text: str) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if done <= 1 or done >= total or now - last >= _PROGRESS_INTERVAL_S:
+            last = now
+            messages.put(("progress", done, total, text))
+
+    def cancelled() -> bool:
+        # A parent that died (its window closed hard) leaves this process to itself.
+        return stop.is_set() or os.getppid() != parent
+
+    try:
+        library = Library.open(f"sqlite:///{database}", Path(database), read_only=True)
+        try:
+            with open(plan_path, "r+b") as file:
+                spool = NewPaperSpool(file=file)
+                plan = import_plan.plan_for_library(
+                    library, Path(path), report, cancelled, new_papers=spool
+                )
+                spooled = spool.finish()
+                plan.new_papers = NewPaperSpool()
+                start = file.seek(0, os.SEEK_END)
+                file.write(pickle.dumps((plan, spooled), pickle.HIGHEST_PROTOCOL))
+                file.write(_FOOTER.pack(start))
+        finally:
+            library.close()
+    except Cancelled:
+        messages.put(("cancelled",))
+    except BaseException as error:  # delivered to the caller, raised there
+        messages.put(("failed", _picklable(error)))
+    else:
+        messages.put(("done",))
+
+
+def _picklable(error: BaseException) -> BaseException:
+    with contextlib.suppress(Exception):
+        pickle.loads(pickle.dumps(error))
+        return error
+    return RuntimeError(f"{type(error).__name__}: {error}")
