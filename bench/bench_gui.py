@@ -6,13 +6,20 @@ writer thread and back), a status set on every paper and its undo (shown, search
 again, the longest GUI-thread block meanwhile), peak memory, and with --cancel-import
 how fast Cancel stops an import of the corpus, and with --import FILE the longest
 GUI-thread block while FILE is imported into the library (and with --into-empty into a
-new one) while the table is scrolled. After each phase, the process's memory: resident
-now and its peak so far (VmRSS, VmHWM). Prints figures; not a test.
+new one) while the table is scrolled, every block over 100 ms listed by the import's
+phase (planning, storing, indexing), with --idle-s S the blocks of S idle seconds
+before it for comparison (the machine's load), and with --cancel-after S Cancel pressed
+S seconds into that import instead (how long until it stops, until its worker
+processes are gone, and whether the library is as before). After each phase, the
+process's memory: resident now and its peak so far (VmRSS, VmHWM). Prints figures; not
+a test.
 
 The library is built once by replicating ../shared/data/corpus.jsonl (as bench_core
 does) and kept in bench/out/ for later runs. Usage:
     QT_QPA_PLATFORM=offscreen python bench/bench_gui.py [--papers 100000] [--library DIR]
-        [--cancel-import] [--import FILE [--into-empty]] [--skip-bulk]
+        [--cancel-import] [--import FILE [--into-empty] [--idle-s S] [--cancel-after S]
+        [--until-shown] [--scroll-ms MS]]
+        [--skip-bulk]
 """
 
 from __future__ import annotations
@@ -109,6 +116,18 @@ def main() -> None:
     )
     parser.add_argument("--import", dest="import_file", type=Path, default=None)
     parser.add_argument("--into-empty", action="store_true", help="--import into a new library")
+    parser.add_argument(
+        "--idle-s", type=float, default=0.0, help="--import: watch the idle window first"
+    )
+    parser.add_argument(
+        "--cancel-after", type=float, default=None, help="--import: press Cancel S s in"
+    )
+    parser.add_argument(
+        "--until-shown", action="store_true", help="--import: stop once the papers are shown"
+    )
+    parser.add_argument(
+        "--scroll-ms", type=int, default=100, help="--import: a Page Down this often (0: none)"
+    )
     parser.add_argument("--skip-bulk", action="store_true", help="no status set on all")
     parser.add_argument(
         "--catch-up-s", type=float, default=3600, help="watch a bulk edit's re-indexing this long"
@@ -116,7 +135,15 @@ def main() -> None:
     args = parser.parse_args()
     built = args.library or OUT / f"library-{args.papers}"
     if args.import_file is not None:
-        import_blocks(application(), None if args.into_empty else built, args.import_file)
+        import_blocks(
+            application(),
+            None if args.into_empty else built,
+            args.import_file,
+            args.idle_s,
+            args.cancel_after,
+            args.until_shown,
+            args.scroll_ms,
+        )
         return
     build_library(built, args.papers)
     # The bench rates papers and sets every status: it works on a copy.
@@ -214,18 +241,29 @@ def main() -> None:
 
 class BlockWatch(QObject):
     """The longest time the GUI thread did not get to run a 5 ms timer: how long the
-    window stayed frozen (on a loaded machine, CPU starvation counts too)."""
+    window stayed frozen (on a loaded machine, CPU starvation counts too).
 
-    def __init__(self) -> None:
+    With `phase` (what the window is doing, asked at every tick), each block over
+    `BLOCK_S` is kept with the phase it began in."""
+
+    BLOCK_S = 0.1
+
+    def __init__(self, phase: Callable[[], str] | None = None) -> None:
         super().__init__()
         self.timer = QTimer(self)
         self.timer.setInterval(5)
         self.timer.timeout.connect(self._tick)
         self.longest = 0.0
         self._last = time.perf_counter()
+        self._phase = phase
+        self._last_phase = ""
+        self.blocks: list[tuple[str, float, float]] = []  # phase, began (s in), length
 
     def start(self) -> None:
         self.longest, self._last = 0.0, time.perf_counter()
+        self._began = self._last
+        self.blocks = []
+        self._last_phase = self._phase() if self._phase else ""
         self.timer.start()
 
     def stop(self) -> float:
@@ -234,8 +272,48 @@ class BlockWatch(QObject):
 
     def _tick(self) -> None:
         now = time.perf_counter()
-        self.longest = max(self.longest, now - self._last - 0.005)
+        block = now - self._last - 0.005
+        self.longest = max(self.longest, block)
+        if block > self.BLOCK_S:
+            self.blocks.append((self._last_phase, self._last - self._began, block))
         self._last = now
+        if self._phase is not None:
+            self._last_phase = self._phase()
+
+    def print_blocks(self, title: str) -> None:
+        """The blocks over BLOCK_S, counted and listed by phase."""
+        print(f"  GUI-thread blocks > {self.BLOCK_S * 1000:.0f} ms, {title}: {len(self.blocks)}")
+        for phase in dict.fromkeys(phase for phase, _, _ in self.blocks):
+            mine = [(at, length) for p, at, length in self.blocks if p == phase]
+            # The ten longest, in time order.
+            kept = sorted(sorted(mine, key=lambda block: -block[1])[:10])
+            listed = ", ".join(f"{length * 1000:.0f} ms at {at:.1f} s" for at, length in kept)
+            listed += ", …" if len(mine) > len(kept) else ""
+            longest = max(length for _, length in mine) * 1000
+            print(f"    {phase or '-'}: {len(mine)} (longest {longest:.0f} ms): {listed}")
+
+
+#: The import's jobs (gui/transfers.py names them) -> the phase a bench reports.
+PHASES = {"Reading": "planning", "Importing": "storing", "Indexing": "indexing"}
+
+
+def import_phase(window: MainWindow) -> str:
+    """What the window's import is doing now: planning, storing, indexing (or idle)."""
+    job = window.transfers._long_job
+    if job is None:
+        return "idle" if window.transfers._import is None else "between jobs"
+    return PHASES.get(job.name, job.name)
+
+
+def children_cpu() -> tuple[float, float]:
+    """CPU seconds (user + sys) and peak memory (MB) of the worker processes waited for."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def process_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def bulk_edits(
@@ -293,10 +371,24 @@ def open_window(app: QApplication, folder: Path, settings: QSettings) -> MainWin
     return window
 
 
-def import_blocks(app: QApplication, library: Path | None, source: Path) -> None:
+def import_blocks(
+    app: QApplication,
+    library: Path | None,
+    source: Path,
+    idle_s: float = 0.0,
+    cancel_after: float | None = None,
+    until_shown: bool = False,
+    scroll_ms: int = 100,
+) -> None:
     """Import `source` into a copy of `library` (or a new library) from the window, the
-    table scrolled a page every 100 ms meanwhile: the longest GUI-thread block from the
-    click to the papers shown, then to searchable, with the process's CPU time."""
+    table scrolled a page every `scroll_ms` meanwhile (0: not): the longest GUI-thread
+    block from the click to the papers shown, then to searchable, each block over 100 ms
+    by phase, with the CPU time of the process and of its workers. With `idle_s`, the
+    window is first
+    watched idle that long; with `cancel_after`, Cancel is pressed that many seconds in;
+    with `until_shown`, the import is cancelled (withdrawn) once its papers are shown."""
+    import multiprocessing
+
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch) / "library"
         if library is not None:
@@ -304,6 +396,9 @@ def import_blocks(app: QApplication, library: Path | None, source: Path) -> None
         settings = QSettings(str(Path(scratch) / "bench.ini"), QSettings.Format.IniFormat)
         window = open_window(app, folder, settings)
         before = window.model.rowCount()
+        desk = window.desk
+        assert desk is not None
+        generation_before = desk.library.generation()
         finished: list[object] = []
         window.transfers.import_finished.connect(finished.append)
         scrollbar = window.table.verticalScrollBar()
@@ -311,31 +406,86 @@ def import_blocks(app: QApplication, library: Path | None, source: Path) -> None
         scroller.timeout.connect(
             lambda: scrollbar.triggerAction(scrollbar.SliderAction.SliderPageStepAdd)
         )
-        watch = BlockWatch()
-        cpu, start = time.process_time(), time.perf_counter()
+        print(f"{'  load average (1 min) at the start':<52} {os.getloadavg()[0]:9.1f}")
+        watch = BlockWatch(lambda: import_phase(window))
+        if scroll_ms:
+            scroller.start(scroll_ms)
+        if idle_s:
+            watch.start()
+            deadline = time.perf_counter() + idle_s
+            wait_for(app, lambda: time.perf_counter() > deadline, timeout_s=idle_s + 60)
+            figure(f"idle {idle_s:.0f} s: longest GUI-thread block", watch.stop())
+            watch.print_blocks("idle")
+        cpu, (children, _) = process_cpu(), children_cpu()
+        start = time.perf_counter()
         watch.start()
-        scroller.start(100)
         labels: set[str] = set()
         window.transfers.import_files([source], report=False)
 
         def shown() -> bool:
             labels.add(window.progress.label.text().split(":")[0])
-            return window.model.rowCount() > before
+            return window.model.rowCount() > before or bool(finished)
+
+        if cancel_after is not None:
+            deadline = time.perf_counter() + cancel_after
+            wait_for(app, lambda: time.perf_counter() > deadline, timeout_s=cancel_after + 60)
+            phase = import_phase(window)
+            pressed = time.perf_counter()
+            window.progress.cancel_button.click()
+            wait_for(app, lambda: bool(finished))
+            figure(
+                f"Cancel {cancel_after:g} s in ({phase}) -> import stopped",
+                time.perf_counter() - pressed,
+            )
+
+            def stopped() -> bool:
+                alive = [c for c in multiprocessing.active_children() if c.is_alive()]
+                return window.runner.is_idle() and not alive
+
+            wait_for(app, stopped, timeout_s=600)
+            figure("  -> its jobs and worker processes stopped", time.perf_counter() - pressed)
+            scroller.stop()
+            figure("  longest GUI-thread block, whole import", watch.stop())
+            watch.print_blocks("whole import")
+            papers = desk.library.papers.count()
+            print(f"{'  papers before / after':<52} {before:>9,} / {papers:,}")
+            same = papers == before and desk.library.generation() == generation_before
+            print(f"{'  library as before (papers, generation)':<52} {'yes' if same else 'NO'}")
+            window.close()
+            return
 
         wait_for(app, shown, timeout_s=3600)
         figure(f"import {source.name}: click -> papers shown", time.perf_counter() - start)
         figure("  longest GUI-thread block until then", watch.longest)
+        shown_blocks = len(watch.blocks)
+        figure("  process CPU (user + sys) until then", process_cpu() - cpu)
+        figure("  worker processes' CPU until then (planning)", children_cpu()[0] - children)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"{'  peak memory of the window process until then':<52} {peak:9.0f} MB")
+        if until_shown:
+            print(f"{'  GUI-thread blocks > 100 ms until papers shown':<52} {shown_blocks:9d}")
+            watch.print_blocks("until papers shown")
+            print(f"{'  load average (1 min)':<52} {os.getloadavg()[0]:9.1f}")
+            window.progress.cancel_button.click()  # the indexing is not waited for
+            wait_for(app, window.runner.is_idle, timeout_s=3600)
+            window.close()
+            return
         wait_for(app, lambda: bool(finished) and window.runner.is_idle(), timeout_s=7200)
         scroller.stop()
         figure("  click -> searchable (import finished)", time.perf_counter() - start)
         figure("  longest GUI-thread block, whole import", watch.stop())
-        figure("  process CPU, whole import", time.process_time() - cpu)
+        print(f"{'  GUI-thread blocks > 100 ms until papers shown':<52} {shown_blocks:9d}")
+        watch.print_blocks("whole import")
+        workers_cpu, workers_peak = children_cpu()
+        figure("  process CPU (user + sys), whole import", process_cpu() - cpu)
+        figure("  worker processes' CPU (user + sys)", workers_cpu - children)
         memory("the import")
         print(f"{'  papers before / after':<52} {before:>9,} / {window.model.rowCount():,}")
         print(f"{'  status bar said':<52} {sorted(labels)}")
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"{'  peak memory (whole process)':<52} {peak:9.0f} MB")
-        print(f"{'  load average (1 min)':<52} {os.getloadavg()[0]:9.1f}")
+        label = "  peak memory: window process / largest worker"
+        print(f"{label:<52} {peak:9.0f} / {workers_peak:.0f} MB")
+        print(f"{'  load average (1 min) at the end':<52} {os.getloadavg()[0]:9.1f}")
         window.close()
 
 
