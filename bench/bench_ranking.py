@@ -220,7 +220,8 @@ CANDIDATES = [
     # better). Seeds 0-4, before the rows were weighted a slice at a time (float32 lengths;
     # ours read 1577.4 then, 1576.2 since, the baseline 1587.4): title x2 1661.2, x3
     # 1679.6, relevant w15 1585.4, w30 1558.8. Held-out seeds 5-9 (ours 1653.6, baseline
-    # 1567.0): w30 1637.6 ± 144, still 70 behind. Presumed 50 / 200: not run yet.
+    # 1567.0): w30 1637.6 ± 144, still 70 behind. Presumed up to 50 / 200 / 500, on the
+    # current code: 1541.2 / 1677.0 / 1623.6 on seeds 0-4, 1641.0 / 1672.6 / 1582.0 on 5-9.
     Candidate("ours, title x2", LEARNER, FeatureConfig(title_weight=2), PRESUMED_IRRELEVANT),
     Candidate("ours, title x3", LEARNER, FeatureConfig(title_weight=3), PRESUMED_IRRELEVANT),
     Candidate("ours, relevant w15", linear_svm(0.3, 15.0), WORDS, PRESUMED_IRRELEVANT),
