@@ -118,7 +118,10 @@ def commit(
         skipped=report.skipped,
     )
     description = f"Import {name}"
-    rolling_backups.before_import(desk)
+    if report.added or plan.updates or plan.user:
+        # An import that changes no paper has nothing to take back: at 100,000 papers its
+        # backup was a copy of the whole 223 MB database for nothing.
+        rolling_backups.before_import(desk)
     new_ids = desk.library.imports.commit(
         description,
         plan.new_papers,

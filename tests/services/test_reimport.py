@@ -9,6 +9,7 @@ from paperdesk.core.models import Status
 from paperdesk.core.text import fingerprint
 from paperdesk.services import editing, importing, notes, searching, shortlists, tagging
 from paperdesk.services.desk import Desk
+from paperdesk.store.sqlite_copies import backup_reason, backups_in
 from tests.services.conftest import SEEDS, paper_with
 
 PMLR_BIB = Path(__file__).parent / "fixtures" / "icml2025_pmlr.bib"
@@ -189,3 +190,18 @@ def test_two_versions_of_one_title_in_a_file_stay_unchanged_on_reimport(
     assert (again.read, again.updated, again.merged, again.unchanged) == (2, 0, 0, 2)
     assert [(m.paper_id, m.outcome) for m in again.matches] == [(1, "unchanged")] * 2
     assert empty_desk.library.papers.get(1).abstract == kept
+
+
+def test_an_import_that_changes_nothing_takes_no_backup(desk: Desk) -> None:
+    # Seen at 100,000 papers: re-importing a file already in the library copied the
+    # whole database first (a GUI block and seconds of disk) though nothing could be lost.
+    report = importing.import_files(desk, SEEDS)
+    assert not report.failed, report.summary()
+    assert all(f.added == 0 and f.updated == 0 for f in report.files)
+    assert import_backups(desk) == []
+    importing.import_files(desk, [PMLR_BIB])
+    assert len(import_backups(desk)) == 1, "an import that adds papers takes one"
+
+
+def import_backups(desk: Desk) -> list[Path]:
+    return [p for p in backups_in(desk.backup_dir) if backup_reason(p) == "import"]
