@@ -59,12 +59,7 @@ class BackgroundRanker:
 
     def decide(self, paper_id: int, relevant: bool | None) -> None:
         """Record a decision (None forgets one, e.g. after an undo)."""
-        with self._lock:
-            if relevant is None:
-                self._labels.pop(paper_id, None)
-            else:
-                self._labels[paper_id] = relevant
-        self._changed()
+        self.decide_many({paper_id: relevant})
 
     def decide_many(self, labels: dict[int, bool | None]) -> None:
         """`decide` for several papers at once (a bulk change): one retrain."""
