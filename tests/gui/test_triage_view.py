@@ -251,16 +251,22 @@ def test_h_in_the_main_window_marks_the_passage_selected_in_the_detail_pane(qtbo
     assert stored(window, paper_id).annotations == ()
 
 
+def trained_by_promise(qtbot, window):
+    """Triage most promising first, one paper kept and the model trained on it."""
+    view = enter_triage(qtbot, window, Order.PROMISE)
+    decided(qtbot, window, view, Qt.Key.Key_S)
+    promise = window.desk.promise_if_started()
+    assert promise is not None and promise.wait(60)
+    return view, promise
+
+
 def test_a_dead_ranking_process_means_file_order_a_notice_and_a_restart(qtbot, window):
     import os
     import signal
 
     from paperdesk.services.promise import STOPPED
 
-    view = enter_triage(qtbot, window, Order.PROMISE)
-    decided(qtbot, window, view, Qt.Key.Key_S)
-    promise = window.desk.promise_if_started()
-    assert promise is not None and promise.wait(60)
+    view, promise = trained_by_promise(qtbot, window)
     link = promise.link()
     assert link is not None and link.pid != os.getpid()
 
@@ -282,10 +288,7 @@ def test_a_dead_ranking_process_means_file_order_a_notice_and_a_restart(qtbot, w
 
 
 def test_why_this_paper_comes_from_the_ranking_process_after_the_paper(qtbot, window):
-    view = enter_triage(qtbot, window, Order.PROMISE)
-    decided(qtbot, window, view, Qt.Key.Key_S)
-    promise = window.desk.promise_if_started()
-    assert promise is not None and promise.wait(60)
+    view, promise = trained_by_promise(qtbot, window)
     with qtbot.waitSignal(view.session.paper_shown, timeout=WAIT_MS):
         qtbot.keyClick(view, Qt.Key.Key_J)  # a paper shown after the model trained
     shown = view.session.paper.id
@@ -294,10 +297,7 @@ def test_why_this_paper_comes_from_the_ranking_process_after_the_paper(qtbot, wi
 
 
 def test_closing_the_window_ends_the_ranking_process(qtbot, window):
-    view = enter_triage(qtbot, window, Order.PROMISE)
-    decided(qtbot, window, view, Qt.Key.Key_S)
-    promise = window.desk.promise_if_started()
-    assert promise is not None and promise.wait(60)
+    view, promise = trained_by_promise(qtbot, window)
     link = promise.link()
     assert link is not None and link.process.is_alive()
     window.close()
