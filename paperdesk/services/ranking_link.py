@@ -192,6 +192,9 @@ class RankingLink:
         for future in pending.values():
             future.set_exception(WorkerDied("the ranking's process ended"))
         if not self._closing and self._on_death is not None:
+            # Its pipe closes a moment before it is reaped: wait for that, or its exit
+            # code reads None (on this thread, never the window's).
+            self.process.join(timeout=1.0)
             self._on_death(self)
 
     def _receive(self, message: tuple[Any, ...]) -> None:

@@ -88,7 +88,7 @@ def test_a_dead_process_means_file_order_a_notice_and_a_restart(
     assert promise.best(candidates) is None  # file order for good
     assert promise.order([3, 2, 1]) == [3, 2, 1]
     assert not promise.wait(1)
-    assert "the ranking's process ended" in caplog.text
+    assert "the ranking's process ended (exit code -9, 3 of 3)" in caplog.text
 
 
 def test_scores_order_and_pick_without_the_process() -> None:
