@@ -33,7 +33,7 @@ from bibtexparser.model import (
     DuplicateBlockKeyBlock,
     DuplicateFieldKeyBlock,
     Entry,
-    ParsingFailedBlock,
+    String,
 )
 
 from paperdesk.core.errors import FormatError
@@ -96,23 +96,29 @@ def read_bibtex(text: str, file_name: str) -> ReadResult:
 
     problems: list[Problem] = []
     warnings: list[Problem] = []
-    expansion = _Expansion(file_name)
-    strings = _evaluate_strings(library, expansion, problems, warnings)
     entries: list[Entry] = list(library.entries)
+    redefined: list[String] = []
     for block in library.failed_blocks:
         line = _line(block)
-        if isinstance(block, DuplicateFieldKeyBlock):
+        kept = block.ignore_error_block
+        if isinstance(kept, String):
+            # A macro defined again (concatenated .bib files repeat `@string{jn=...}`):
+            # bibtex warns and keeps going; the definitions are read in file order below.
+            redefined.append(kept)
+        elif isinstance(block, DuplicateFieldKeyBlock) and isinstance(kept, Entry):
             # BibTeX itself warns and keeps the first value; one repeated `url` line
             # should not cost the user the whole paper.
             log.info("%s:%s: repeated field %s", file_name, line, sorted(block.duplicate_keys))
-            entries.append(_kept_entry(block))
-        elif isinstance(block, DuplicateBlockKeyBlock):
+            entries.append(kept)
+        elif isinstance(block, DuplicateBlockKeyBlock) and isinstance(kept, Entry):
             # Two papers under one key (JabRef writes `@Article{,` freely; conference
             # exports repeat keys): both are papers. The importer gives the second a
             # key of its own and says so.
-            entries.append(_kept_entry(block))
+            entries.append(kept)
         else:
             problems.append(Problem(file_name, line, _failure_reason(block.raw, block.error)))
+    expansion = _Expansion(file_name)
+    strings = _evaluate_strings([*library.strings, *redefined], expansion, problems, warnings)
 
     fields_by_key: dict[str, dict[str, str]] = {}
     evaluated: list[tuple[Entry, dict[str, str], dict[str, str]]] = []
@@ -175,13 +181,6 @@ def _line(block: Block) -> int | None:
     return None if block.start_line is None else block.start_line + 1
 
 
-def _kept_entry(block: ParsingFailedBlock) -> Entry:
-    """The entry bibtexparser keeps despite a duplicate key or field."""
-    kept = block.ignore_error_block
-    assert isinstance(kept, Entry)  # bibtexparser sets it for both kinds of duplicate
-    return kept
-
-
 def _failure_reason(raw: str | None, error: Exception) -> str:
     what = raw.split("{", 1)[0].strip() if raw else "block"
     if isinstance(error, BlockAbortedException):
@@ -190,17 +189,24 @@ def _failure_reason(raw: str | None, error: Exception) -> str:
 
 
 def _evaluate_strings(
-    library: bibtexparser.Library,
+    definitions: list[String],
     expansion: _Expansion,
     problems: list[Problem],
     warnings: list[Problem],
 ) -> dict[str, str]:
-    """@string macros in file order, each able to use the ones defined before it."""
+    """@string macros in file order, each able to use the ones defined before it; a
+    macro defined twice takes its later value, with a warning."""
     strings = dict(_MONTHS)
-    for string in library.strings:
+    defined: set[str] = set()
+    for string in sorted(definitions, key=lambda s: s.start_line or 0):
         undefined: list[str] = []
+        name = string.key.lower()
+        if name in defined:
+            reason = f"@string {string.key} is defined again: its last definition is used"
+            warnings.append(Problem(expansion.file_name, _line(string), reason))
+        defined.add(name)
         try:
-            strings[string.key.lower()] = _evaluate(string.value, strings, expansion, undefined)
+            strings[name] = _evaluate(string.value, strings, expansion, undefined)
         except _MalformedValue as error:
             reason = f"@string {string.key}: {error}"
             problems.append(Problem(expansion.file_name, _line(string), reason))

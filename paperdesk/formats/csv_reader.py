@@ -69,6 +69,8 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "note": ("note", "notes"),
     "derived_title": ("derived title",),
 }
+# No header names that many characters of columns; longer first lines are no table.
+MAX_HEADER_CHARS = 10_000
 # A spreadsheet stops being trustworthy after this many rows it cannot read.
 MAX_UNREADABLE_ROWS = 100
 _DELIMITERS = ",\t;"
@@ -146,6 +148,8 @@ def _user_data(values: dict[str, str], warn: Warn) -> UserData:
 def looks_like_csv(text: str) -> bool:
     """Whether the first line is a table header naming a title column."""
     header_line = _first_line(text.lstrip("\ufeff"))
+    if len(header_line) > MAX_HEADER_CHARS:
+        return False  # a single huge line is no header (and overflows the csv module)
     cells = next(csv.reader([header_line], delimiter=_delimiter(header_line)), [])
     return any(_normalise_header(cell) in COLUMN_ALIASES["title"] for cell in cells)
 
@@ -269,6 +273,12 @@ def _close(problems: list[Problem], index: int, last_line: int) -> None:
 
 
 def _unreadable(error: str) -> str:
+    if "field larger than field limit" in error:
+        limit = csv.field_size_limit()
+        return (
+            f"this row is not imported: a cell in it holds more than {limit:,} characters "
+            "(a quote left open?)"
+        )
     if "end of data" in error:
         return "this row is not imported: a quote opened in it is never closed"
     return f"this row is not imported: a quote in it is not closed where it should be ({error})"
