@@ -35,7 +35,12 @@ from paperdesk.search import segments
 from paperdesk.search.live import LiveSearcher
 from paperdesk.search.query import highlight_terms, parse_query, suggest, with_typed_word
 from paperdesk.search.schema import SCHEMA_VERSION, IndexDocument, build_schema
-from paperdesk.search.storage import INDEX_NAME, create_index, open_index
+from paperdesk.search.storage import (
+    INDEX_NAME,
+    create_index,
+    open_index,
+    remove_leftover_temporaries,
+)
 
 log = logging.getLogger(__name__)
 
@@ -250,6 +255,17 @@ class FullTextIndex:
                 shutil.rmtree(entry, ignore_errors=True)
             else:
                 entry.unlink(missing_ok=True)
+
+    def remove_leftovers(self) -> None:
+        """Delete what killed writers left: a rebuild's half-built generation, and the
+        temporary folders of the live generation's writers (storage.py). Only while no
+        writer can be at work: the caller holds the library's write lock."""
+        if not self.folder.is_dir():
+            return
+        self._remove_unused()
+        live = self.live_folder()
+        if live is not None and live.is_dir():
+            remove_leftover_temporaries(live)
 
     def add_with(self, build: SegmentBuilder, generation: int | None) -> None:
         """Add the segments `build` writes (new papers only) to the live index at once."""

@@ -136,6 +136,9 @@ class Desk:
         self.index_behind.update(_interrupted_import_indexing(self.library, self.index))
         if not self.read_only:
             remove_unfinished(self.folder / UNFINISHED_DIR)  # what a killed export left behind
+            with self.lock.hold_if_free() as free:
+                if free:  # else another program writes: it or the next open cleans up
+                    self.index.remove_leftovers()  # what a killed index writer left
             rolling_backups.daily(self)
         if not ensure_index:
             return None

@@ -71,6 +71,24 @@ class WriteLock:
             if self.depth == 0:
                 self._lock.release()
 
+    @contextmanager
+    def hold_if_free(self) -> Iterator[bool]:
+        """Hold the lock for the block if no other program holds it (True), else go on
+        at once without it (False): for upkeep that can wait for another open."""
+        if self.depth == 0:
+            try:
+                self._lock.acquire(timeout=0)
+            except Timeout:
+                yield False
+                return
+        self._depth.value = self.depth + 1
+        try:
+            yield True
+        finally:
+            self._depth.value = self.depth - 1
+            if self.depth == 0:
+                self._lock.release()
+
     def _acquire(self, on_wait: Notice | None) -> None:
         try:
             self._lock.acquire(timeout=QUIET_WAIT_S)
