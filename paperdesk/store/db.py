@@ -60,6 +60,10 @@ def _writable(path: Path) -> bool:
     return os.access(path, os.W_OK)
 
 
+#: SQLite's `synchronous` setting for a library's database (FULL: fsync every commit).
+SYNCHRONOUS = "FULL"
+
+
 def _connect_args(url: str) -> dict[str, object]:
     if url.startswith("sqlite"):
         # The GUI reads from its thread and writes from a worker; each thread gets its
@@ -77,8 +81,10 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyp
     cursor.execute("PRAGMA page_size=16384")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    # NORMAL is durable across application crashes in WAL mode and much faster than FULL.
-    cursor.execute("PRAGMA synchronous=NORMAL")
+    # A commit the user saw acknowledged survives a power cut: under NORMAL, WAL mode
+    # syncs only at checkpoints, and a power loss may roll the last commits back.
+    # (bench/bench_sync.py: the price per commit; docs/faults.md.)
+    cursor.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
     # Checks each page's cells as it is read, so damage is reported, not written over.
     cursor.execute("PRAGMA cell_size_check=ON")
     cursor.close()
