@@ -46,6 +46,7 @@ from paperdesk.store.saved import SavedSearchStore
 from paperdesk.store.settings import SettingsStore
 from paperdesk.store.shortlists import ShortlistStore
 from paperdesk.store.snapshot import BackupStore
+from paperdesk.store.sqlite_copies import check_messages
 from paperdesk.store.stats import StatsStore
 from paperdesk.store.tags import TagStore
 from paperdesk.store.team_server import migration_lock, translate_server_errors
@@ -158,7 +159,7 @@ class Library:
             finally:
                 if budget_s is not None and driver is not None:
                     driver.set_progress_handler(None, 0)
-        return [f"database: {message}" for (message,) in rows if message != "ok"]
+        return [f"database: {message}" for message in check_messages(rows)]
 
     def integrity_problems(self) -> list[str]:
         """What SQLite's own checks report (empty when the database is sound)."""
@@ -166,9 +167,8 @@ class Library:
         with self._db.read() as connection:
             if connection.dialect.name != "sqlite":
                 return problems
-            for (message,) in connection.exec_driver_sql("PRAGMA integrity_check"):
-                if message != "ok":
-                    problems.append(f"database: {message}")
+            rows = connection.exec_driver_sql("PRAGMA integrity_check")
+            problems += [f"database: {message}" for message in check_messages(rows)]
             for row in connection.exec_driver_sql("PRAGMA foreign_key_check"):
                 problems.append(f"database: row {row[1]} of {row[0]} points at a missing {row[2]}")
         return problems

@@ -15,9 +15,11 @@ import os
 import re
 import secrets
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from paperdesk.core.errors import DamagedLibraryError, StorageError
 
@@ -121,7 +123,22 @@ def quick_check(path: Path) -> list[str]:
         return [str(error)]
     finally:
         connection.close()
-    return [str(message) for (message,) in rows if message != "ok"]
+    return check_messages(rows)
+
+
+def check_messages(rows: Iterable[tuple[Any, ...]]) -> list[str]:
+    """The problems a `quick_check` or `integrity_check` reports, one line each.
+
+    SQLite heads a report on a damaged page with `*** in database main ***` and a line
+    break, which made the damage message two lines: the heading goes, breaks become `; `.
+    """
+    problems = []
+    for (message,) in rows:
+        lines = [line.strip() for line in str(message).splitlines()]
+        text = "; ".join(line for line in lines if line and not line.startswith("***"))
+        if text and text != "ok":
+            problems.append(text)
+    return problems
 
 
 def _link_unique(temporary: Path, target: Path) -> Path:

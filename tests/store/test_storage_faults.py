@@ -112,3 +112,21 @@ def test_a_backup_that_cannot_be_written_leaves_no_partial_file(tmp_path: Path) 
     (tmp_path / "blocked").write_text("a file where a folder should be")
     with pytest.raises(StorageError, match="cannot write"):
         copy_database(db, tmp_path / "blocked" / "copy.sqlite3")
+
+
+def test_a_page_damaged_inside_is_reported_in_one_line(tmp_path: Path) -> None:
+    """SQLite's check heads such a report `*** in database main ***` and a line break."""
+    db = make_library(tmp_path, papers=200)
+    with sqlite3.connect(db) as connection:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    page_size = int.from_bytes(db.read_bytes()[16:18], "big")
+    with db.open("r+b") as stream:
+        stream.seek(page_size * 2 + 8)  # page 3's cell pointers, its header left sound
+        stream.write(b"\x07" * 50)
+    library = Library.open(f"sqlite:///{db}", db, tmp_path / "backups")
+    try:
+        problems = [*(library.quick_check() or []), *library.integrity_problems()]
+    finally:
+        library.close()
+    assert problems and all("\n" not in p and "***" not in p for p in problems)
+    assert problems[0].startswith("database: On tree page 3 cell 0: ")
