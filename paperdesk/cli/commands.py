@@ -19,10 +19,10 @@ from paperdesk.cli.output import (
     tell,
     width,
 )
-from paperdesk.cli.triage_commands import stats_json
+from paperdesk.cli.triage_commands import stats_json, triage_figures
 from paperdesk.config import resolve_library_dir
 from paperdesk.core.changes import Changes
-from paperdesk.core.errors import PaperdeskError
+from paperdesk.core.errors import InvalidValueError, PaperdeskError
 from paperdesk.core.models import Status
 from paperdesk.core.scope import Scope
 from paperdesk.services import (
@@ -38,11 +38,11 @@ from paperdesk.services import (
     reading,
     rolling_backups,
     saved,
+    screenings,
     searching,
     shortlists,
     stats,
     tagging,
-    triage,
 )
 from paperdesk.services.desk import Desk
 from paperdesk.services.near_duplicates import SUGGEST_THRESHOLD
@@ -265,6 +265,12 @@ def cmd_saved(desk: Desk, args: argparse.Namespace) -> int:
 
 
 def cmd_stats(desk: Desk, args: argparse.Namespace) -> int:
+    if args.prisma:  # before anything is printed: a bad path fails alone
+        screening = screenings.named(desk, args.screening) if args.screening else None
+        screening = screening or screenings.last_used(desk)
+        if screening is None:
+            raise InvalidValueError("--prisma: no screening yet (`paperdesk triage` starts one)")
+        screenings.export_prisma(desk, screening, Path(args.prisma))
     figures = stats.library_stats(desk)
     if args.json:
         print_json(
@@ -277,7 +283,7 @@ def cmd_stats(desk: Desk, args: argparse.Namespace) -> int:
                 "tags": figures.tags,
                 "shortlists": figures.shortlists,
                 "imports": figures.imports,
-                "triage": stats_json(desk),
+                "triage": stats_json(*triage_figures(desk, args)),
             }
         )
         return 0
@@ -297,8 +303,12 @@ def cmd_stats(desk: Desk, args: argparse.Namespace) -> int:
                 subsequent_indent=" " * 10,
             )
         )
-    for line in triage.stats(desk).summary():  # the statistics view's figures
+    progress, counts = triage_figures(desk, args)
+    lines = progress.summary() + (counts.lines() if counts else [])
+    for line in lines:  # the statistics view's figures
         print("Triage    " + textwrap.fill(line, width() - 10, subsequent_indent=" " * 10))
+    if counts is not None and args.prisma:
+        print(f"PRISMA counts written to {args.prisma}")
     return 0
 
 

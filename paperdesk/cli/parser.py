@@ -32,10 +32,12 @@ from paperdesk.cli.commands import (
     cmd_title,
     cmd_undo,
 )
-from paperdesk.cli.triage_commands import ORDERS, cmd_simulate, cmd_triage
+from paperdesk.cli.screening_commands import cmd_screenings
+from paperdesk.cli.triage_commands import SCOPE_HELP, cmd_simulate, cmd_triage
 from paperdesk.config import BACKUP_DIR
 from paperdesk.core.fields import RELEVANCE
 from paperdesk.core.models import Status
+from paperdesk.core.screening import ORDERS
 from paperdesk.services import duplicates, exporting, searching
 from paperdesk.services.near_duplicates import SUGGEST_THRESHOLD
 
@@ -197,17 +199,55 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("--json", action="store_true")
     sub.set_defaults(json=False)
 
-    sub = command("stats", cmd_stats, "library statistics, triage progress and the stopping hint")
+    sub = command(
+        "stats",
+        cmd_stats,
+        "library statistics; a screening's progress, stopping estimate and PRISMA counts",
+    )
     sub.add_argument("--json", action="store_true")
+    sub.add_argument("--screening", default=None, help="whose figures (default: used last)")
+    sub.add_argument(
+        "--library-wide", action="store_true", help="the whole library's decision log instead"
+    )
+    sub.add_argument("--prisma", metavar="CSV", default=None, help="write the PRISMA counts")
     sub = command(
         "triage",
         cmd_triage,
-        "decide paper by paper in the terminal: one key and Enter a paper (? lists them)",
+        "screen paper by paper in the terminal: one key a paper (? lists them); a named "
+        "screening is resumed where it was left",
     )
-    sub.add_argument("--query", "-q", default=None, help="triage a search (default: undecided)")
-    sub.add_argument("--shortlist", default="Kept", help="where S puts kept papers")
-    sub.add_argument("--order", choices=ORDERS, default="promise")
+    sub.add_argument(
+        "--screening", default=None, metavar="NAME", help="create or resume this screening"
+    )
+    sub.add_argument(
+        "--query",
+        "-q",
+        default=None,
+        help="a seed: its hits come first and teach the order; the scope stays (see --confine)",
+    )
+    sub.add_argument(
+        "--confine", action="store_true", help="screen only the query's hits (says how many not)"
+    )
+    sub.add_argument("--scope", default=None, help=f"a new screening's papers: {SCOPE_HELP}")
+    sub.add_argument("--reasons", default=None, help="exclusion reasons, commas between (keys 1-9)")
+    sub.add_argument("--shortlist", default=None, help="where S puts kept papers (Kept)")
+    sub.add_argument("--order", choices=ORDERS, default=None, help="(promise)")
     sub.add_argument("--seed", type=int, default=None, help="for --order random")
+    sub = command("screenings", cmd_screenings, "list screenings with their progress")
+    sub.add_argument("--json", action="store_true")
+    actions = sub.add_subparsers(dest="screenings_action", metavar="ACTION")
+    removal = actions.add_parser("delete", help="forget a screening (its decisions stay)")
+    removal.add_argument("name")
+    export = actions.add_parser(
+        "export", help="its decisions as a labelled dataset (CSV or RIS, label_included)"
+    )
+    export.add_argument("name")
+    export.add_argument("file")
+    labelled = actions.add_parser(
+        "import", help="decisions from a labelled dataset (label_included 1/0) into it"
+    )
+    labelled.add_argument("name")
+    labelled.add_argument("file")
     sub = command(
         "simulate",
         cmd_simulate,

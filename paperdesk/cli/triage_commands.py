@@ -1,11 +1,13 @@
 """`paperdesk triage` (a keyboard loop in the terminal) and `paperdesk simulate`.
 
-The loop reads one command a line from stdin, so it works in any terminal, over ssh
-and from a script: the letters are the triage view's keys (S keep, M maybe, X
-discard, 1-5 rate, T tags, N note, J/K next/previous, U undo, ? help, Q quit).
-Every decision is one service call, so one undo step, stored before the next paper
-shows; "most promising first" asks the last model the background ranker trained and
-never waits for training.
+A triage is a screening (core/screening.py): `--screening NAME` creates it or resumes
+it, with its scope, seed query, order and progress. At a terminal the loop reads single
+keys; from a pipe or a script, one command a line (cli/keys.py). The letters are the
+triage view's keys (S keep, M maybe, X discard, 1-5 rate, T tags, N note, J/K
+next/previous, U undo, ? help, Q quit). Every decision is one service call, so one
+undo step, stored before the next paper shows; "most promising first" asks the last
+model the background ranker trained and never waits for training (the progress line
+says when the order is still file order, waiting for the model).
 """
 
 from __future__ import annotations
@@ -20,20 +22,31 @@ from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
+from paperdesk.cli.keys import KeySource
 from paperdesk.cli.output import width
-from paperdesk.core.errors import PaperdeskError
+from paperdesk.core.errors import InvalidValueError, PaperdeskError
 from paperdesk.core.models import Paper
-from paperdesk.core.scope import Scope
-from paperdesk.core.triage import Decision, Progress, pace_per_hour
-from paperdesk.services import editing, history, notes, reading, tagging, triage
+from paperdesk.core.scope import Kind, Scope
+from paperdesk.core.screening import DEFAULT_NAME, UNDECIDED, Screening
+from paperdesk.core.triage import (
+    ESTIMATE_METHOD,
+    Decision,
+    Progress,
+    TriageStats,
+    pace_per_hour,
+)
+from paperdesk.services import editing, history, notes, reading, screenings, tagging, triage
 from paperdesk.services.desk import Desk
+from paperdesk.services.promise import order_words
+from paperdesk.services.screenings import Prisma
 
-ORDERS = ("promise", "file", "random")
 DECISION_KEYS = {"s": Decision.KEEP, "m": Decision.MAYBE, "x": Decision.DISCARD}
 HELP = """\
-s keep (onto the target shortlist)   m maybe   x discard   0-5 rate
-t TAG[,TAG...] add tags   n TEXT set the note   j next (decide later)   k previous
+s keep (onto the target shortlist)   m maybe   x discard (then a reason's key)   0-5 rate
+t tags (commas between)   n note   j next (decide later)   k previous
 u undo   ? these keys   q quit"""
+#: `--scope`: what a new screening goes through (the papers not yet decided by default).
+SCOPE_HELP = "all, undecided, tag:NAME, shortlist:NAME, saved:NAME or import:ID"
 
 
 def cmd_simulate(_desk: Desk | None, args: argparse.Namespace) -> int:
@@ -54,14 +67,17 @@ class _Loop:
     """Which papers, which still wait for a decision, and those shown so far."""
 
     desk: Desk
-    order: str
-    shortlist: str | None
+    screening: Screening
     ids: list[int]
     pending: set[int]
     shown: list[int] = field(default_factory=list)
     position: int = -1
     skipped: set[int] = field(default_factory=set)
     times: list[datetime] = field(default_factory=list)
+
+    @property
+    def by_promise(self) -> bool:
+        return self.screening.order == "promise"
 
     def choose(self) -> int | None:
         candidates = self.pending - self.skipped - set(self.shown)
@@ -71,7 +87,7 @@ class _Loop:
         if not candidates:
             return None
         promise = self.desk.promise_if_started()
-        if self.order == "promise" and promise is not None:
+        if self.by_promise and promise is not None:
             best = promise.best(candidates)
             if best is not None:
                 return best
@@ -87,48 +103,95 @@ class _Loop:
             self.position = len(self.shown) - 1
         return chosen
 
+    def order_line(self) -> str:
+        if not self.by_promise:
+            return f"{self.screening.order} order"
+        return order_words(self.desk.promise_if_started())
+
     def progress(self) -> str:
         decided = len(self.ids) - len(self.pending)
-        return Progress(decided, len(self.ids), pace_per_hour(self.times)).text()
+        return Progress(decided, len(self.ids), pace_per_hour(self.times), self.order_line()).text()
 
 
 def cmd_triage(desk: Desk, args: argparse.Namespace) -> int:
     return run_triage(desk, args, sys.stdin, sys.stdout)
 
 
+def screening_of(desk: Desk, args: argparse.Namespace) -> Screening:
+    """The screening `triage` runs: `--screening NAME` (created or resumed, the options
+    given changing it), else the one named after `--query`, else "Triage" over the
+    papers not yet decided."""
+    query = getattr(args, "query", None)
+    name = args.screening or (query.strip() if query else DEFAULT_NAME)
+    new = not screenings.exists(desk, name)
+    scope = parse_scope(args.scope) if args.scope else None
+    if new and scope is None:
+        scope = Scope() if query else UNDECIDED
+    reasons = tuple(args.reasons.split(",")) if args.reasons else None
+    return screenings.start(
+        desk,
+        name,
+        scope=scope,
+        query=query,
+        confine=True if args.confine else None,
+        order=args.order,
+        shortlist=args.shortlist,
+        reasons=reasons,
+    )
+
+
+def parse_scope(text: str) -> Scope:
+    """`--scope`: all, undecided, tag:NAME, shortlist:NAME, saved:NAME, import:ID."""
+    kind, _, value = text.partition(":")
+    kind = kind.strip().lower()
+    if kind in ("all", "library") and not value:
+        return Scope()
+    if kind == "undecided" and not value:
+        return UNDECIDED
+    kinds = {"tag": Kind.TAG, "shortlist": Kind.SHORTLIST, "saved": Kind.SAVED}
+    if kind in kinds and value.strip():
+        return Scope(kinds[kind], value.strip())
+    if kind == "import" and value.strip().isdigit():
+        return Scope(Kind.IMPORT, value.strip())
+    raise InvalidValueError(f"--scope {text!r}: expected {SCOPE_HELP}")
+
+
 def run_triage(desk: Desk, args: argparse.Namespace, keys: TextIO, out: TextIO) -> int:
-    query = args.query or ""
-    queue = triage.queue(desk, Scope(), query) if query else triage.queue(desk, triage.UNDECIDED)
-    ids = list(queue.ids)
-    if args.order == "random":
+    screening = screening_of(desk, args)
+    found = screenings.queue(desk, screening)
+    ids = list(found.ids)
+    if screening.order == "random":
         random.Random(args.seed).shuffle(ids)
-    loop = _Loop(desk, args.order, args.shortlist, ids, set(queue.pending))
+    loop = _Loop(desk, screening, ids, set(found.pending))
+    loop.times = screenings.decision_times(desk, screening)  # the pace goes on
 
     def say(text: str) -> None:
         print(text, file=out, flush=True)
 
-    if args.order == "promise":
-        # Built and trained in the ranking's own process; file order until it is ready,
-        # and again (said once) should that process die.
+    if loop.by_promise:
+        # Built and trained in the ranking's own process; file order until it is ready
+        # (the progress line says so), and again (said once) should that process die.
         desk.promise.add_notice_listener(say)
-        desk.promise.set_query(query)
+        desk.promise.set_query(screening.query)
         desk.promise.start()
 
-    say(f"Triage of {len(loop.pending):,} papers. {HELP.splitlines()[0]} (? for all keys)")
+    source = KeySource(keys)
+    how = "one key a paper" if source.single else "one command a line"
+    say(f"Screening {screening.name!r}: {screening.describe()}.")
+    if found.left_out:
+        say(f"Confined to the query's hits: {found.left_out:,} papers of the scope left out.")
+    say(f"{len(loop.pending):,} papers to decide, {how}. {HELP.splitlines()[0]} (? for all)")
     paper_id = loop.forward()
-    while paper_id is not None:
-        _show(reading.paper(desk, paper_id), loop.progress(), say)
-        line = keys.readline()
-        if not line:
-            break
-        command, _, rest = line.strip().partition(" ")
-        command = command.lower()
-        if command == "q":
-            break
-        try:
-            paper_id = _act(loop, paper_id, command, rest.strip(), say)
-        except PaperdeskError as error:
-            say(f"paperdesk: {error}")
+    with source.reading():
+        while paper_id is not None:
+            _show(reading.paper(desk, paper_id), loop.progress(), screening, say)
+            command, rest = source.key()
+            if not command or command == "q":
+                break
+            try:
+                paper_id = _act(loop, paper_id, command, rest, source, out)
+            except PaperdeskError as error:
+                say(f"paperdesk: {error}")
     if paper_id is None:
         say("Nothing left to decide.")
     say(loop.progress())
@@ -136,22 +199,40 @@ def run_triage(desk: Desk, args: argparse.Namespace, keys: TextIO, out: TextIO) 
 
 
 def _act(
-    loop: _Loop, paper_id: int, command: str, rest: str, say: Callable[[str], None]
+    loop: _Loop, paper_id: int, command: str, rest: str, source: KeySource, out: TextIO
 ) -> int | None:
     """Carry out one command; the paper to show next."""
     desk = loop.desk
+
+    def say(text: str) -> None:
+        print(text, file=out, flush=True)
+
     if command in DECISION_KEYS:
-        changes = triage.decide(desk, paper_id, DECISION_KEYS[command], loop.shortlist)
+        decision = DECISION_KEYS[command]
+        reason = (
+            _reason(loop.screening, rest, source, out) if decision == Decision.DISCARD else None
+        )
+        changes = triage.decide(
+            desk,
+            paper_id,
+            decision,
+            loop.screening.shortlist,
+            screening=loop.screening,
+            reason=reason,
+        )
         say(changes.description)
         loop.pending.discard(paper_id)
         loop.times.append(datetime.now())
         return loop.forward()
     if command.isdigit() and len(command) == 1:
         say(editing.set_rating(desk, [paper_id], int(command)).description)
-    elif command == "t" and rest:
-        say(tagging.add_tags(desk, [paper_id], [t.strip() for t in rest.split(",")]).description)
+    elif command == "t":
+        names = source.text("tags (commas between): ", rest, out)
+        if names:
+            tags = [t.strip() for t in names.split(",")]
+            say(tagging.add_tags(desk, [paper_id], tags).description)
     elif command == "n":
-        say(notes.set_note(desk, paper_id, rest).description)
+        say(notes.set_note(desk, paper_id, source.text("note: ", rest, out)).description)
     elif command == "j":
         loop.skipped.add(paper_id)
         return loop.forward()
@@ -164,8 +245,10 @@ def _act(
             say("Nothing to undo.")
             return paper_id
         say(undone.description)
-        back = triage.undecided(desk, [i for i in undone.paper_ids if i in set(loop.ids)])
-        if back and loop.times:
+        members = set(loop.ids)
+        decided = screenings.decided_ids(desk, loop.screening)
+        back = {i for i in undone.paper_ids if i in members and i not in decided}
+        if back - loop.pending and loop.times:
             loop.times.pop()
         loop.pending |= back
         return next((i for i in undone.paper_ids if i in back), paper_id)
@@ -174,7 +257,20 @@ def _act(
     return paper_id
 
 
-def _show(paper: Paper, progress: str, say: Callable[[str], None]) -> None:
+def _reason(screening: Screening, given: str, source: KeySource, out: TextIO) -> str | None:
+    """The exclusion reason of a discard: a key from the screening's list (None: none)."""
+    if not screening.reasons:
+        return None
+    if not given and source.single:
+        keys = "   ".join(f"{n} {r}" for n, r in enumerate(screening.reasons, start=1))
+        print(f"reason? {keys}   (any other key: none)", file=out, flush=True)
+        given, _ = source.key()
+    if given.isdigit() and 1 <= int(given) <= len(screening.reasons):
+        return screening.reasons[int(given) - 1]
+    return None
+
+
+def _show(paper: Paper, progress: str, screening: Screening, say: Callable[[str], None]) -> None:
     room = width()
     say("")
     say("─" * room)
@@ -189,13 +285,28 @@ def _show(paper: Paper, progress: str, say: Callable[[str], None]) -> None:
         say(f"  > {mark.quote}" + (f"  ({mark.comment})" if mark.comment else ""))
     if paper.tags:
         say("tags: " + ", ".join(paper.tags))
-    say("[s]keep [m]aybe [x]discard [1-5]rate [t]ag [n]ote [j/k]next/prev [u]ndo [q]uit > ")
+    reasons = " (1-9 reason)" if screening.reasons else ""
+    say(f"[s]keep [m]aybe [x]discard{reasons} [1-5]rate [t]ag [n]ote [j/k]next/prev [u]ndo [q]uit")
 
 
-def stats_json(desk: Desk) -> dict[str, object]:
+def triage_figures(desk: Desk, args: argparse.Namespace) -> tuple[TriageStats, Prisma | None]:
+    """What `paperdesk stats` reports of triage: the screening `--screening` names (the
+    one used last by default), or the whole library's log with `--library-wide` or
+    before any screening; with the screening's PRISMA-style counts."""
+    name = getattr(args, "screening", None)
+    screening = None
+    if not getattr(args, "library_wide", False):
+        screening = screenings.named(desk, name) if name else screenings.last_used(desk)
+    if screening is None:
+        return triage.stats(desk), None
+    return screenings.stats(desk, screening), screenings.prisma(desk, screening)
+
+
+def stats_json(figures: TriageStats, counts: Prisma | None) -> dict[str, object]:
     """The triage figures of `paperdesk stats --json` (the statistics view's numbers)."""
-    figures = triage.stats(desk)
+    estimate = figures.estimate
     return {
+        "screening": figures.screening or None,
         "papers": figures.papers,
         "undecided": figures.undecided,
         "decisions": figures.decisions,
@@ -204,7 +315,11 @@ def stats_json(desk: Desk) -> dict[str, object]:
         "pace_per_hour": figures.pace_per_hour,
         "hours_left": figures.hours_left,
         "discards_since_keep": figures.discards_since_keep,
-        "relevant_left": figures.relevant_left,
+        "relevant_left": estimate.left if estimate else None,
+        "relevant_left_interval": [estimate.low, estimate.high] if estimate else None,
+        "estimate_method": ESTIMATE_METHOD,
+        "knee_says_stop": estimate.knee if estimate else False,
         "decisions_per_day": {day.isoformat(): count for day, count in figures.per_day},
         "stopping_hint": figures.stopping_hint(),
+        "prisma": dict(counts.rows()) if counts else None,
     }

@@ -10,10 +10,11 @@ relevant papers still unread (the stopping hint).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from enum import StrEnum
+from math import sqrt
 
 from paperdesk.core.models import Status
 
@@ -50,8 +51,6 @@ SITTING_GAP = timedelta(minutes=15)
 #: tenth of all decisions, when more): see `relevant_left`.
 ESTIMATE_WINDOW = 50
 ESTIMATE_WINDOWS = 4
-#: With this many discards in a row, the hint suggests the triage may be done.
-STOP_STREAK = 50
 
 
 @dataclass(frozen=True)
@@ -59,15 +58,40 @@ class LoggedDecision:
     paper_id: int
     decision: Decision
     at: datetime
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Relevant papers likely still among the undecided, with a 90% interval.
+
+    `window`: the last decisions whose find rate the estimate reads; `knee`: the knee
+    rule (Cormack & Grossman 2016) says the finds have levelled off and one may stop.
+    """
+
+    left: float
+    low: float
+    high: float
+    window: int
+    knee: bool = False
+
+    def text(self) -> str:
+        plural = "s" if round(self.left) != 1 else ""
+        return (
+            f"about {self.left:.0f} relevant paper{plural} left unread"
+            f" (90%: {self.low:.0f}–{self.high:.0f}; {ESTIMATE_METHOD})"
+        )
 
 
 @dataclass(frozen=True)
 class TriageStats:
-    """What the statistics view plots and `paperdesk stats` prints.
+    """What the statistics view plots and `paperdesk stats` prints, for one screening
+    (`screening` names it) or for the whole library (`screening` empty).
 
     `found_curve` holds (abstracts read, relevant found) after each decision, where a
     paper counts as read from its first decision on and as found while its latest
-    decision is a keep. `relevant_left` is None until enough was decided to say.
+    decision is a keep or its rating counts for the model (4 or 5). `estimate` is None
+    before the first decision.
     """
 
     papers: int
@@ -79,7 +103,8 @@ class TriageStats:
     by_tag: tuple[tuple[str, int], ...]
     pace_per_hour: float | None
     discards_since_keep: int
-    relevant_left: float | None
+    estimate: Estimate | None
+    screening: str = ""
 
     @property
     def read(self) -> int:
@@ -98,15 +123,16 @@ class TriageStats:
 
     def stopping_hint(self) -> str:
         """One sentence for the statistics view, the triage view and `paperdesk stats`."""
-        return stopping_hint(self.discards_since_keep, self.relevant_left)
+        return stopping_hint(self.read, self.found, self.discards_since_keep, self.estimate)
 
     def summary(self) -> list[str]:
         """The figures in a few lines: the statistics view's text and `paperdesk stats`."""
         decided = self.papers - self.undecided
+        whose = f"Screening {self.screening!r}: " if self.screening else ""
         lines = [
-            f"{decided:,} of {self.papers:,} papers decided, {self.undecided:,} to go;"
+            f"{whose}{decided:,} of {self.papers:,} papers decided, {self.undecided:,} to go;"
             f" {self.decisions:,} decisions logged",
-            f"{self.found:,} relevant found (kept) in {self.read:,} abstracts read",
+            f"{self.found:,} relevant found (kept, or rated 4-5) in {self.read:,} abstracts read",
         ]
         if self.pace_per_hour:
             left = duration_text(self.hours_left or 0.0)
@@ -149,14 +175,21 @@ def duration_text(hours: float) -> str:
     return f"{minutes // 60} h {minutes % 60:02d} min"
 
 
-def stopping_hint(discards_since_keep: int, relevant_left: float | None) -> str:
-    streak = f"{discards_since_keep} discard{'s' if discards_since_keep != 1 else ''} in a row"
-    if relevant_left is None:
-        return f"{streak} since the last keep; too early to estimate the relevant papers left"
-    left = f"about {relevant_left:.0f} relevant paper{'s' if round(relevant_left) != 1 else ''}"
-    hint = f"{streak} since the last keep; {left} left unread (estimate)"
-    if discards_since_keep >= STOP_STREAK and relevant_left < 1:
-        hint += ": you may stop here"
+def stopping_hint(read: int, found: int, discards: int, estimate: Estimate | None) -> str:
+    """The hint's words, true to the state: nothing decided, nothing kept yet, or the
+    discards since the last keep; then the estimate, and the knee rule's verdict."""
+    if read == 0:
+        return "no decisions yet: the estimate of relevant papers left starts at the first"
+    if found == 0:
+        plural = "s" if read != 1 else ""
+        streak = f"no relevant paper found yet in {read:,} abstract{plural} read"
+    else:
+        streak = f"{discards} discard{'s' if discards != 1 else ''} in a row since the last keep"
+    if estimate is None:
+        return streak
+    hint = f"{streak}; {estimate.text()}"
+    if estimate.knee:
+        hint += ": the finds have levelled off (knee rule), you may stop here"
     return hint
 
 
@@ -165,15 +198,25 @@ def decisions_per_day(log: Sequence[LoggedDecision]) -> list[tuple[date, int]]:
     return sorted(counts.items())
 
 
-def found_curve(log: Sequence[LoggedDecision]) -> list[tuple[int, int]]:
-    """(abstracts read, relevant found) after each decision of the log, in time order."""
+def found_curve(
+    log: Sequence[LoggedDecision], rated_relevant: Collection[int] = frozenset()
+) -> list[tuple[int, int]]:
+    """(abstracts read, relevant found) after each decision of the log, in time order.
+
+    A paper is found while its latest decision is a keep, and from its first decision
+    on when it is among `rated_relevant` (rated 4 or 5: it counts for the model too).
+    """
     latest: dict[int, Decision] = {}
     found = 0
     curve = []
+
+    def relevant(paper_id: int, decision: Decision | None) -> bool:
+        return decision is not None and (decision == Decision.KEEP or paper_id in rated_relevant)
+
     for entry in log:
         before = latest.get(entry.paper_id)
         latest[entry.paper_id] = entry.decision
-        found += (entry.decision == Decision.KEEP) - (before == Decision.KEEP)
+        found += relevant(entry.paper_id, entry.decision) - relevant(entry.paper_id, before)
         curve.append((len(latest), found))
     return curve
 
@@ -204,6 +247,83 @@ def pace_per_hour(times: Sequence[datetime], gap: timedelta = SITTING_GAP) -> fl
     return decided * 3600 / span
 
 
+def estimate_left(curve: Sequence[tuple[int, int]], undecided: int) -> Estimate | None:
+    """Relevant papers likely still among the `undecided`, from the first decision on.
+
+    The find rate of the last decisions (the last ESTIMATE_WINDOW abstracts read, or a
+    tenth of them when more) over the papers left, with its Wilson 90% interval: read
+    most promising first, finds get rarer further down, so this leans high. Once the
+    finds clearly thin out, the geometric tail of `relevant_left` takes over the
+    point estimate. `knee` is the knee rule's verdict (`knee_says_stop`).
+    """
+    found_after_read = _found_after_read(curve)
+    read = len(found_after_read)
+    if read == 0:
+        return None
+    window = min(read, max(ESTIMATE_WINDOW, read // 10))
+    before = found_after_read[-1 - window] if read > window else 0
+    finds = found_after_read[-1] - before
+    rate, low, high = wilson_interval(finds, window)
+    left = rate * undecided
+    tail = relevant_left(curve, undecided)
+    if tail is not None:
+        left = min(left, tail)
+    return Estimate(
+        left=left,
+        low=min(left, low * undecided),
+        high=max(left, high * undecided),
+        window=window,
+        knee=knee_says_stop(found_after_read),
+    )
+
+
+#: How the estimate is made, in the words the hint uses.
+ESTIMATE_METHOD = "find rate of your last decisions, Wilson interval"
+#: Wilson's interval at 90%: z of the normal distribution's 95th percentile.
+_Z90 = 1.6449
+#: The knee rule (Cormack & Grossman, "Engineering quality and reliability in
+#: technology-assisted review", SIGIR 2016): stop once at least KNEE_MIN_READ abstracts
+#: were read and the finds' slope before the knee of the curve is KNEE_RATIO times the
+#: slope after it.
+KNEE_MIN_READ = 150
+KNEE_RATIO = 6.0
+
+
+def wilson_interval(successes: int, trials: int, z: float = _Z90) -> tuple[float, float, float]:
+    """(rate, low, high): a proportion and its Wilson score interval."""
+    if trials <= 0:
+        return 0.0, 0.0, 1.0
+    rate = successes / trials
+    centre = (rate + z * z / (2 * trials)) / (1 + z * z / trials)
+    spread = (z / (1 + z * z / trials)) * sqrt(
+        rate * (1 - rate) / trials + z * z / (4 * trials * trials)
+    )
+    return rate, max(0.0, centre - spread), min(1.0, centre + spread)
+
+
+def knee_says_stop(found_after_read: Sequence[int]) -> bool:
+    """The knee rule on the discovery curve (relevant found after each abstract read)."""
+    read = len(found_after_read)
+    found = found_after_read[-1] if read else 0
+    if read < KNEE_MIN_READ or found == 0:
+        return False
+    # The knee: the point of the curve farthest from the line from (0, 0) to its end.
+    knee = max(range(read), key=lambda i: read * found_after_read[i] - found * (i + 1))
+    at_knee, rank = found_after_read[knee], knee + 1
+    before = at_knee / rank
+    after = (found - at_knee + 1) / (read - rank) if read > rank else float("inf")
+    return before >= KNEE_RATIO * after
+
+
+def _found_after_read(curve: Sequence[tuple[int, int]]) -> list[int]:
+    """Relevant found after each new abstract read (re-decisions left out)."""
+    return [
+        found
+        for (read, found), before in zip(curve, [(0, 0), *curve], strict=False)
+        if read > before[0]
+    ]
+
+
 def relevant_left(curve: Sequence[tuple[int, int]], undecided: int) -> float | None:
     """Relevant papers likely still among the `undecided`, from the discovery curve
     (`found_curve`: abstracts read and relevant found after each decision).
@@ -216,11 +336,7 @@ def relevant_left(curve: Sequence[tuple[int, int]], undecided: int) -> float | N
     replayed on the corpus (bench/bench_triage.py --estimate) it is within a factor of
     about two of the truth once most relevant papers are found.
     """
-    found_after_read = [
-        found
-        for (read, found), before in zip(curve, [(0, 0), *curve], strict=False)
-        if read > before[0]
-    ]
+    found_after_read = _found_after_read(curve)
     read = len(found_after_read)
     window = max(ESTIMATE_WINDOW, read // 10)
     if read < ESTIMATE_WINDOWS * window:

@@ -13,8 +13,10 @@ A backup is a JSON object::
      "not_duplicates": [{"paper_a": 4, "paper_b": 9}, ...],
      "annotations": [{"id": 1, "paper_id": 7, "start": 0, "stop": 12, "quote": ...,
                       "colour": "#fff59d", "comment": ..., "created": ...}, ...],
-     "decisions": [{"id": 1, "paper_id": 7, "decision": "keep", "at": ...}, ...],
-     "highlight_words": [{"word": "bandit"}, ...]}
+     "decisions": [{"id": 1, "paper_id": 7, "decision": "keep", "at": ...,
+                    "screening_id": 1, "reason": null}, ...],
+     "highlight_words": [{"word": "bandit"}, ...],
+     "screenings": [{"id": 1, "name": "Triage", "scope_kind": "status", ...}, ...]}
 
 Every section lists its rows with the database's own column names and ids, so a
 restore rebuilds the very same library; `SECTIONS` below is the complete field list.
@@ -23,7 +25,8 @@ Times are naive ISO 8601 local times, as the library stores them. A shortlist's
 papers its file held. History (undo) and the search index are not backed up: the
 first is about the old library, the second is rebuilt from the data. Format 2 added
 the triage sections (annotations, decisions, highlight words); a format 1 backup is
-read as having none.
+read as having none. Format 3 added screenings, and the screening and exclusion reason
+of each decision; an older backup's decisions belong to no screening.
 
 In memory a backup is a `BackupState`: the same sections as lists of dicts, with
 `datetime` values for times; `paperdesk.store.snapshot` reads and restores exactly
@@ -51,7 +54,7 @@ from paperdesk.core.triage import Decision
 from paperdesk.formats.encoding import decode
 
 VERSION_KEY = "paperdesk_backup"
-VERSION = 2
+VERSION = 3
 
 BackupState = dict[str, list[dict[str, Any]]]
 
@@ -228,11 +231,33 @@ SECTIONS: dict[str, dict[str, Check]] = {
         "comment": _text,
         "created": _time,
     },
-    "decisions": {"id": _identifier, "paper_id": _identifier, "decision": _decision, "at": _time},
+    "decisions": {
+        "id": _identifier,
+        "paper_id": _identifier,
+        "decision": _decision,
+        "at": _time,
+        "screening_id": _optional(_identifier),
+        "reason": _maybe_text,
+    },
     "highlight_words": {"word": _text},
+    "screenings": {
+        "id": _identifier,
+        "name": _text,
+        "scope_kind": _text,
+        "scope_value": _text,
+        "query": _text,
+        "confine": _flag,
+        "order": _text,
+        "shortlist": _maybe_text,
+        "reasons": _text,
+        "created": _time,
+        "used": _time,
+    },
 }
 #: Sections that a backup of an older format lacks, by the format that added them.
-ADDED_IN = {"annotations": 2, "decisions": 2, "highlight_words": 2}
+ADDED_IN = {"annotations": 2, "decisions": 2, "highlight_words": 2, "screenings": 3}
+#: Fields (of a section) that a backup of an older format lacks: they read as None.
+FIELDS_ADDED_IN = {("decisions", "screening_id"): 3, ("decisions", "reason"): 3}
 
 
 @dataclass(frozen=True)
@@ -312,7 +337,9 @@ def _checked(document: Any) -> BackupDocument:
     _require_exactly(document, [VERSION_KEY, "created", *held], "the backup")
     created = _field("created", _time, document["created"])
     state = {
-        name: _section(name, fields, document[name]) if name in held else []
+        name: _section(name, _fields_of(name, fields, version), document[name])
+        if name in held
+        else []
         for name, fields in SECTIONS.items()
     }
     _check_consistency(state)
@@ -337,6 +364,19 @@ def _require_exactly(item: dict[str, Any], fields: Iterable[str], where: str) ->
         raise _Invalid(f"{where}: unknown field {', '.join(repr(f) for f in unknown)}")
 
 
+def _fields_of(name: str, fields: dict[str, Check], version: int) -> dict[str, Check]:
+    """The section's fields in a backup of this format: a field added later reads as
+    None (a check that ignores the missing value)."""
+    return {
+        key: check if FIELDS_ADDED_IN.get((name, key), 1) <= version else _absent
+        for key, check in fields.items()
+    }
+
+
+def _absent(_value: Any) -> None:
+    return None
+
+
 def _section(name: str, fields: dict[str, Check], rows: Any) -> list[dict[str, Any]]:
     if not isinstance(rows, list):
         raise _Invalid(f"{name}: expected a list, found {_preview(rows)}")
@@ -345,8 +385,8 @@ def _section(name: str, fields: dict[str, Check], rows: Any) -> list[dict[str, A
         where = _position(name, index, row)
         if not isinstance(row, dict):
             raise _Invalid(f"{where}: expected an object, found {_preview(row)}")
-        _require_exactly(row, fields, where)
-        checked.append({key: _field(f"{where}.{key}", fields[key], row[key]) for key in fields})
+        _require_exactly(row, [f for f in fields if fields[f] is not _absent], where)
+        checked.append({key: _field(f"{where}.{key}", fields[key], row.get(key)) for key in fields})
     return checked
 
 
@@ -377,6 +417,8 @@ def _check_consistency(state: BackupState) -> None:
     _unique(state, "annotations", "id")
     _unique(state, "decisions", "id")
     _unique(state, "highlight_words", "word", _nocase)
+    _unique(state, "screenings", "id")
+    _unique(state, "screenings", "name", _nocase)
     _refers(state, "paper_tags", "paper_id", papers, "paper")
     _refers(state, "paper_tags", "tag_id", tags, "tag")
     _refers(state, "notes", "paper_id", papers, "paper")

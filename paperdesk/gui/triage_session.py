@@ -28,6 +28,7 @@ from paperdesk.core.triage import LABELS, Decision, Progress, pace_per_hour
 from paperdesk.gui.operations import Operations
 from paperdesk.services import history, reading, triage
 from paperdesk.services.desk import Desk
+from paperdesk.services.promise import order_words
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -371,13 +372,7 @@ class TriageSession(QObject):
     def _ordered_by(self) -> str:
         if self.plan.order != Order.PROMISE:
             return ORDER_LABELS[self.plan.order].lower()
-        promise = self._promise()
-        latest = promise.latest() if promise is not None else None
-        if latest is None:
-            return "preparing ‘most promising first’ (file order until then)"
-        if latest.kind is None:
-            return "file order until a first keep"
-        return "most promising first"
+        return order_words(self._promise())
 
     def _emit_progress(self) -> None:
         progress = self.progress()

@@ -66,6 +66,23 @@ def label_of(status: Status, rating: int) -> bool | None:
     return decision_label(status, rating, kept=status in KEPT_STATUSES)
 
 
+#: The order line's words while "most promising first" cannot be followed yet.
+PREPARING = "file order while the ranking prepares its first model"
+UNTIL_FIRST_KEEP = "file order until a first keep (or a seed query)"
+PROMISING = "most promising first"
+
+
+def order_words(promise: Promise | None) -> str:
+    """What "most promising first" means right now: the model's order, or file order and
+    why (the progress line of the triage view and of the terminal say it)."""
+    latest = promise.latest() if promise is not None else None
+    if latest is None:
+        return PREPARING
+    if latest.kind is None:
+        return UNTIL_FIRST_KEEP
+    return PROMISING
+
+
 class Promise:
     """The library's ranking process, kept in step with the library."""
 

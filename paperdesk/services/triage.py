@@ -13,22 +13,23 @@ from dataclasses import dataclass
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.models import Status
-from paperdesk.core.scope import Kind, Scope
+from paperdesk.core.scope import Scope
+from paperdesk.core.screening import UNDECIDED as UNDECIDED  # what "not yet decided" is
+from paperdesk.core.screening import Screening
 from paperdesk.core.triage import (
     Decision,
+    LoggedDecision,
     TriageStats,
     decisions_per_day,
     discards_since_keep,
+    estimate_left,
     found_curve,
     pace_per_hour,
-    relevant_left,
 )
+from paperdesk.ranking.decisions import POSITIVE_RATING
 from paperdesk.services import searching
 from paperdesk.services._sync import mutation, synced
 from paperdesk.services.desk import Desk
-
-#: What "not yet decided" triages: the papers whose status is still new.
-UNDECIDED = Scope(Kind.STATUS, Status.NEW.value)
 
 
 @dataclass(frozen=True)
@@ -47,14 +48,18 @@ def decide(
     decision: Decision,
     shortlist: str | None = None,
     index_later: bool = False,
+    screening: Screening | None = None,
+    reason: str | None = None,
 ) -> Changes:
-    """Keep (onto `shortlist`, created if new), maybe or discard one paper.
+    """Keep (onto `shortlist`, created if new), maybe or discard one paper, in a
+    `screening` (its decisions are its own); a discard may carry an exclusion `reason`.
 
     `index_later`: the search index follows after the call (indexing.catch_up), as
     the triage view asks: a whoosh commit is most of a decision's time (40-140 ms of
     CPU at 13,000 papers), and the next paper need only wait for the database.
     """
-    changes = desk.library.triage.decide(paper_id, decision, shortlist)
+    screening_id = screening.id if screening is not None else None
+    changes = desk.library.triage.decide(paper_id, decision, shortlist, screening_id, reason)
     return synced(desk, changes, index_later=index_later)
 
 
@@ -73,18 +78,30 @@ def undecided(desk: Desk, ids: Sequence[int]) -> set[int]:
     return {i for i, status in desk.library.triage.statuses(ids).items() if status == Status.NEW}
 
 
-def stats(desk: Desk) -> TriageStats:
+def stats(
+    desk: Desk,
+    screening: Screening | None = None,
+    members: int | None = None,
+    pending: int | None = None,
+) -> TriageStats:
     """Decisions over time, relevant found against abstracts read, counts by status and
-    tag, the pace of the last sitting and the stopping hint's figures."""
-    log = desk.library.triage.log()
+    tag, the pace of the last sitting and the stopping estimate: of one `screening`
+    (whose `members` papers, `pending` of them undecided, the caller read with
+    `screenings.queue`), or of the whole library's log when None."""
     overview = desk.library.stats.overview()
-    curve = found_curve(log)
-    counts = dict(overview.by_status)
-    undecided_count = counts.get(Status.NEW.value, 0)
+    if screening is not None and screening.id is not None:
+        log = desk.library.screenings.log(screening.id)
+        papers = members if members is not None else len({e.paper_id for e in log})
+        left = pending if pending is not None else 0
+    else:
+        log = desk.library.triage.log()
+        papers = overview.papers
+        left = dict(overview.by_status).get(Status.NEW.value, 0)
+    curve = found_curve(log, rated_relevant(desk, log))
     tags = sorted(overview.tags, key=lambda t: (-t.count, t.name.casefold()))
     return TriageStats(
-        papers=overview.papers,
-        undecided=undecided_count,
+        papers=papers,
+        undecided=left,
         decisions=len(log),
         per_day=tuple(decisions_per_day(log)),
         found_curve=tuple(curve),
@@ -92,8 +109,17 @@ def stats(desk: Desk) -> TriageStats:
         by_tag=tuple((t.name, t.count) for t in tags),
         pace_per_hour=pace_per_hour([entry.at for entry in log]),
         discards_since_keep=discards_since_keep(log),
-        relevant_left=relevant_left(curve, undecided_count),
+        estimate=estimate_left(curve, left),
+        screening=screening.name if screening is not None else "",
     )
+
+
+def rated_relevant(desk: Desk, log: Sequence[LoggedDecision]) -> set[int]:
+    """The decided papers whose rating makes them relevant for the model (4 or 5)."""
+    ids = sorted({entry.paper_id for entry in log})
+    return {
+        i for i, _status, rating in desk.library.triage.judged(ids) if rating >= POSITIVE_RATING
+    }
 
 
 def highlight_words(desk: Desk) -> list[str]:

@@ -13,6 +13,7 @@
     library.backups     the whole library as one state, for JSON backups
     library.annotations marked passages of abstracts, with a colour and a comment
     library.triage      keep / maybe / discard, the decision log, what the ranking reads
+    library.screenings  named triages and the decisions each made
     library.settings    small named values kept in the library (how many backups to keep)
     library.changes     a team library's change sequence: which papers each generation touched
 
@@ -43,6 +44,7 @@ from paperdesk.store.migrate import Guard, upgrade_to_head
 from paperdesk.store.notes import NoteStore
 from paperdesk.store.papers import PaperStore
 from paperdesk.store.saved import SavedSearchStore
+from paperdesk.store.screenings import ScreeningStore
 from paperdesk.store.settings import SettingsStore
 from paperdesk.store.shortlists import ShortlistStore
 from paperdesk.store.snapshot import BackupStore
@@ -74,6 +76,7 @@ class Library:
         self.backups = BackupStore(self._db)
         self.annotations = AnnotationStore(self._db)
         self.triage = TriageStore(self._db)
+        self.screenings = ScreeningStore(self._db)
         self.settings = SettingsStore(self._db)
 
     @classmethod

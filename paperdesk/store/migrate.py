@@ -21,7 +21,7 @@ from paperdesk.store.sqlite_copies import backup_sqlite
 log = logging.getLogger(__name__)
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 #: The newest migration in migrations/versions (a test keeps the two in step).
-SCHEMA_HEAD = "0005"
+SCHEMA_HEAD = "0006"
 
 
 def current_revision(engine: Engine) -> str | None:

@@ -209,6 +209,30 @@ class DecisionRow(Base):
     paper_id: Mapped[int] = mapped_column(ForeignKey("papers.id", ondelete="CASCADE"), index=True)
     decision: Mapped[str] = mapped_column(String)
     at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    # The screening the decision was made in (NULL: before screenings had names), and
+    # the exclusion reason a discard may carry (one of the screening's reasons).
+    screening_id: Mapped[int | None] = mapped_column(Integer, index=True, nullable=True)
+    reason: Mapped[str | None] = mapped_column(String, nullable=True)
+
+
+class ScreeningRow(Base):
+    """A named screening: its scope, seed query, order, keep target and exclusion
+    reasons (core/screening.py). Its decisions are the decisions rows with its id."""
+
+    __tablename__ = "screenings"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(NoCaseName, unique=True)
+    scope_kind: Mapped[str] = mapped_column(String)
+    scope_value: Mapped[str] = mapped_column(Text)
+    query: Mapped[str] = mapped_column(Text)
+    confine: Mapped[bool] = mapped_column(Boolean)
+    order: Mapped[str] = mapped_column(String)
+    shortlist: Mapped[str | None] = mapped_column(String, nullable=True)
+    # JSON list of the reasons, in key order.
+    reasons: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime)
+    used: Mapped[datetime] = mapped_column(DateTime)
 
 
 class HighlightWordRow(Base):

@@ -34,6 +34,7 @@ from paperdesk.store.tables import (
     paper_tags_t,
     papers_t,
     saved_t,
+    screenings_t,
     shortlists_t,
     state_t,
     tags_t,
@@ -60,6 +61,7 @@ _FLAT_TABLES: dict[str, Table] = {
     "annotations": annotations_t,
     "decisions": decisions_t,
     "highlight_words": highlight_words_t,
+    "screenings": screenings_t,
 }
 
 # What makes a library non-empty: every other table of user data hangs off a paper.
@@ -70,6 +72,7 @@ _OWN_ROWS = {
     "saved searches": saved_t,
     "import batches": batches_t,
     "highlight words": highlight_words_t,
+    "screenings": screenings_t,
 }
 
 

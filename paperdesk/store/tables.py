@@ -31,6 +31,7 @@ from paperdesk.store.schema import (
     PaperStateRow,
     PaperTagRow,
     SavedSearchRow,
+    ScreeningRow,
     ShortlistEntryRow,
     ShortlistRow,
     TagRow,
@@ -57,6 +58,7 @@ annotations_t: Table = AnnotationRow.__table__  # type: ignore[assignment]
 decisions_t: Table = DecisionRow.__table__  # type: ignore[assignment]
 highlight_words_t: Table = HighlightWordRow.__table__  # type: ignore[assignment]
 member_values_t: Table = MemberValueRow.__table__  # type: ignore[assignment]
+screenings_t: Table = ScreeningRow.__table__  # type: ignore[assignment]
 
 
 def now() -> datetime:

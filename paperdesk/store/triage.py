@@ -33,26 +33,63 @@ _RATED_FROM = 1
 
 
 class TriageStore(SubStore):
-    def decide(self, paper_id: int, decision: Decision, shortlist: str | None = None) -> Changes:
-        """Keep, maybe or discard one paper; a keep also joins `shortlist` (created if new)."""
+    def decide(
+        self,
+        paper_id: int,
+        decision: Decision,
+        shortlist: str | None = None,
+        screening_id: int | None = None,
+        reason: str | None = None,
+    ) -> Changes:
+        """Keep, maybe or discard one paper in a screening (None: in none); a keep also
+        joins `shortlist` (created if new); a discard may carry an exclusion reason."""
         keeps_to = shortlist if decision == Decision.KEEP and shortlist else None
+        reason = reason if decision == Decision.DISCARD else None
         label = LABELS[decision] + (f" to {keeps_to}" if keeps_to else "")
+        label += f" ({reason})" if reason else ""
+        return self.decide_many(label, [(paper_id, decision, reason)], shortlist, screening_id)
+
+    def decide_many(
+        self,
+        label: str,
+        decisions: Sequence[tuple[int, Decision, str | None]],
+        shortlist: str | None = None,
+        screening_id: int | None = None,
+    ) -> Changes:
+        """(paper, decision, exclusion reason) for many papers in one undo step (a
+        labelled dataset read into a screening); keeps join `shortlist`."""
+        stamp = now()
         with self._db.action(label) as w:
-            set_state(w, [paper_id], "status", STATUS_OF[decision].value)
-            if keeps_to:
-                append_entries(w, ensure_shortlist(w, keeps_to), [paper_id])
-            with w.journal.tracked(decisions_t, decisions_t.c.paper_id == paper_id):
-                w.connection.execute(
-                    insert(decisions_t).values(paper_id=paper_id, decision=decision, at=now())
-                )
-        return Changes(label, ids_of([paper_id]), shortlists=keeps_to is not None)
+            for status in {STATUS_OF[d] for _, d, _ in decisions}:
+                ids = [i for i, d, _ in decisions if STATUS_OF[d] == status]
+                set_state(w, ids, "status", status.value)
+            kept = [i for i, d, _ in decisions if d == Decision.KEEP]
+            if shortlist and kept:
+                append_entries(w, ensure_shortlist(w, shortlist), kept)
+            ids = sorted({i for i, _, _ in decisions})
+            for chunk in chunked(ids):
+                with w.journal.tracked(decisions_t, decisions_t.c.paper_id.in_(chunk)):
+                    wanted = set(chunk)
+                    rows = [
+                        {
+                            "paper_id": i,
+                            "decision": d,
+                            "at": stamp,
+                            "screening_id": screening_id,
+                            "reason": r if d == Decision.DISCARD else None,
+                        }
+                        for i, d, r in decisions
+                        if i in wanted
+                    ]
+                    w.connection.execute(insert(decisions_t), rows)
+        return Changes(label, ids_of(ids), shortlists=bool(shortlist and kept))
 
     def log(self) -> list[LoggedDecision]:
         """Every decision, oldest first."""
         query = select(decisions_t).order_by(decisions_t.c.at, decisions_t.c.id)
         with self._db.read() as connection:
             return [
-                LoggedDecision(row.paper_id, Decision(row.decision), row.at)
+                LoggedDecision(row.paper_id, Decision(row.decision), row.at, row.reason)
                 for row in connection.execute(query)
             ]
 

@@ -123,7 +123,10 @@ class Keys:  # waits for the model after the keep, so the next paper is the mode
         return self.lines.pop(0) if self.lines else ""
 
 desk = Desk.open(Path(sys.argv[1]))
-args = argparse.Namespace(query=None, order="promise", shortlist="Kept", seed=None)
+args = argparse.Namespace(
+    query=None, order="promise", shortlist="Kept", seed=None,
+    screening=None, scope=None, confine=False, reasons=None,
+)
 code = run_triage(desk, args, Keys(desk), io.StringIO())
 link = desk.promise.link()
 print(code, link.pid != os.getpid(), desk.promise.latest().kind)

@@ -110,10 +110,39 @@ def sample_state() -> BackupState:
             }
         ],
         "decisions": [
-            {"id": 1, "paper_id": 3, "decision": "discard", "at": CREATED},
-            {"id": 2, "paper_id": 1, "decision": "keep", "at": CREATED + timedelta(seconds=4)},
+            {
+                "id": 1,
+                "paper_id": 3,
+                "decision": "discard",
+                "at": CREATED,
+                "screening_id": 1,
+                "reason": "wrong population",
+            },
+            {
+                "id": 2,
+                "paper_id": 1,
+                "decision": "keep",
+                "at": CREATED + timedelta(seconds=4),
+                "screening_id": None,
+                "reason": None,
+            },
         ],
         "highlight_words": [{"word": "attention"}, {"word": "Mamba"}],
+        "screenings": [
+            {
+                "id": 1,
+                "name": "Diffusion review",
+                "scope_kind": "all",
+                "scope_value": "",
+                "query": "diffusion molecules",
+                "confine": False,
+                "order": "promise",
+                "shortlist": "Kept",
+                "reasons": '["wrong population", "not a study"]',
+                "created": CREATED,
+                "used": CREATED,
+            }
+        ],
     }
 
 
@@ -177,7 +206,7 @@ def delete_in(path: list[Any]) -> Any:
 
 DAMAGE = [
     (delete_in(["paperdesk_backup"]), 'not a paperdesk backup: no "paperdesk_backup" key'),
-    (set_in(["paperdesk_backup"], 3), "format 3, written by a newer paperdesk"),
+    (set_in(["paperdesk_backup"], VERSION + 1), f"format {VERSION + 1}, written by a newer"),
     (set_in(["paperdesk_backup"], "1"), 'paperdesk_backup: expected a format number, found "1"'),
     (delete_in(["tags"]), "the backup: missing 'tags'"),
     (set_in(["extra"], []), "the backup: unknown field 'extra'"),
@@ -225,11 +254,22 @@ DAMAGE = [
 def test_a_format_1_backup_has_no_triage_sections_and_reads_with_them_empty() -> None:
     document = json.loads(written(sample_state()))
     document["paperdesk_backup"] = 1
-    for name in ("annotations", "decisions", "highlight_words"):
+    for name in ("annotations", "decisions", "highlight_words", "screenings"):
         del document[name]
     state = read_backup_document(json.dumps(document), "old.json").state
     assert state["annotations"] == state["decisions"] == state["highlight_words"] == []
     assert state["papers"] == sample_state()["papers"]
+
+
+def test_a_format_2_backup_has_no_screenings_and_its_decisions_belong_to_none() -> None:
+    document = json.loads(written(sample_state()))
+    document["paperdesk_backup"] = 2
+    del document["screenings"]
+    for row in document["decisions"]:
+        del row["screening_id"], row["reason"]
+    state = read_backup_document(json.dumps(document), "old.json").state
+    assert state["screenings"] == []
+    assert [(d["screening_id"], d["reason"]) for d in state["decisions"]] == [(None, None)] * 2
 
 
 @pytest.mark.parametrize(("change", "message"), DAMAGE)
@@ -371,12 +411,15 @@ def states(draw: st.DrawFn) -> BackupState:
                 "paper_id": paper_id,
                 "decision": draw(st.sampled_from(["keep", "maybe", "discard"])),
                 "at": draw(times),
+                "screening_id": None,
+                "reason": draw(st.none() | texts),
             }
             for number, paper_id in enumerate(ordered, start=1)
         ],
         "highlight_words": [
             {"word": word} for word in draw(st.lists(texts, unique_by=str.lower, max_size=3))
         ],
+        "screenings": [],
     }
 
 

@@ -30,6 +30,7 @@ from paperdesk.services import (
     maintenance,
     notes,
     saved,
+    screenings,
     searching,
     shortlists,
     tagging,
@@ -121,8 +122,10 @@ def triage(desk: Desk, scratch: Path) -> None:
     report = importing.import_files(desk, [scratch / "first.bib", scratch / "second.bib"])
     assert [(f.added, f.merged) for f in report.files] == [(1, 0), (0, 1)], report.summary()
     duplicates.mark_not_duplicates(desk, [1, 2])
-    triage_service.decide(desk, 11, Decision.KEEP, "Kept in triage")
+    review = screenings.start(desk, "Review", reasons=("off topic",))
+    triage_service.decide(desk, 11, Decision.KEEP, "Kept in triage", screening=review)
     triage_service.decide(desk, 12, Decision.MAYBE)
+    triage_service.decide(desk, 9, Decision.DISCARD, screening=review, reason="off topic")
     annotations.highlight(desk, ttt, 0, 14, "Self-attention", "#fff59d", "the premise")
     triage_service.set_highlight_words(desk, ["Mamba", "state space"])
 
@@ -292,7 +295,7 @@ def test_a_backup_replaces_the_old_file_whole_or_not_at_all(curated: Desk, tmp_p
     finally:
         folder.chmod(0o700)
     backup.write_backup(curated, target)
-    assert target.read_text(encoding="utf-8").startswith('{"paperdesk_backup": 2,')
+    assert target.read_text(encoding="utf-8").startswith('{"paperdesk_backup": 3,')
     assert [p.name for p in folder.iterdir()] == ["b.json"]
 
 

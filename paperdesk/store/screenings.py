@@ -1,0 +1,116 @@
+"""Screenings: named triages, stored in the library, and the decisions each one made.
+
+Saving a screening (its scope, seed query, order...) is bookkeeping, not a user action:
+undo takes back decisions, never the screening they were made in. The decisions
+themselves are written by TriageStore.decide, one undo step each.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import Row, insert, select, update
+
+from paperdesk.core.errors import NotFoundError
+from paperdesk.core.scope import Kind, Scope
+from paperdesk.core.screening import Screening
+from paperdesk.core.triage import Decision, LoggedDecision
+from paperdesk.store.database import SubStore
+from paperdesk.store.tables import decisions_t, now, screenings_t
+
+
+class ScreeningStore(SubStore):
+    def all(self) -> list[Screening]:
+        """Every screening, the one used last first."""
+        query = select(screenings_t).order_by(screenings_t.c.used.desc(), screenings_t.c.id.desc())
+        with self._db.read() as connection:
+            return [_screening(row) for row in connection.execute(query)]
+
+    def named(self, name: str) -> Screening | None:
+        """The screening of this name, whatever its case (None: there is none)."""
+        query = select(screenings_t).where(screenings_t.c.name == name.strip())
+        with self._db.read() as connection:
+            row = connection.execute(query).first()
+        return None if row is None else _screening(row)
+
+    def save(self, screening: Screening) -> Screening:
+        """Store a new screening, or the new settings of the one of this name; it becomes
+        the one used last. The stored screening (with its id) is returned."""
+        values = _values(screening)
+        stamp = now()
+        with self._db.bookkeeping() as connection:
+            where = screenings_t.c.name == screening.name.strip()
+            found = connection.scalar(select(screenings_t.c.id).where(where))
+            if found is None:
+                connection.execute(insert(screenings_t).values(**values, created=stamp, used=stamp))
+            else:
+                connection.execute(update(screenings_t).where(where).values(**values, used=stamp))
+        stored = self.named(screening.name)
+        assert stored is not None
+        return stored
+
+    def touch(self, screening_id: int) -> None:
+        """The screening was resumed: it becomes the one used last."""
+        with self._db.bookkeeping() as connection:
+            connection.execute(
+                update(screenings_t).where(screenings_t.c.id == screening_id).values(used=now())
+            )
+
+    def delete(self, name: str) -> None:
+        """Forget a screening; its decisions stay in the library-wide log."""
+        screening = self.named(name)
+        if screening is None:
+            raise NotFoundError(f"no screening named {name!r}")
+        with self._db.bookkeeping() as connection:
+            connection.execute(
+                update(decisions_t)
+                .where(decisions_t.c.screening_id == screening.id)
+                .values(screening_id=None)
+            )
+            connection.execute(screenings_t.delete().where(screenings_t.c.id == screening.id))
+
+    def log(self, screening_id: int) -> list[LoggedDecision]:
+        """The screening's decisions, oldest first."""
+        query = (
+            select(decisions_t)
+            .where(decisions_t.c.screening_id == screening_id)
+            .order_by(decisions_t.c.at, decisions_t.c.id)
+        )
+        with self._db.read() as connection:
+            return [_logged(row) for row in connection.execute(query)]
+
+    def decided(self, screening_id: int) -> dict[int, LoggedDecision]:
+        """Each paper the screening decided, with its latest decision."""
+        return {entry.paper_id: entry for entry in self.log(screening_id)}
+
+
+def _values(screening: Screening) -> dict[str, Any]:
+    return {
+        "name": screening.name.strip(),
+        "scope_kind": screening.scope.kind.value,
+        "scope_value": screening.scope.value,
+        "query": screening.query.strip(),
+        "confine": screening.confine,
+        "order": screening.order,
+        "shortlist": screening.shortlist,
+        "reasons": json.dumps(list(screening.reasons), ensure_ascii=False),
+    }
+
+
+def _screening(row: Row[Any]) -> Screening:
+    return Screening(
+        name=row.name,
+        scope=Scope(Kind(row.scope_kind), row.scope_value),
+        query=row.query,
+        confine=bool(row.confine),
+        order=row.order,
+        shortlist=row.shortlist,
+        reasons=tuple(json.loads(row.reasons)),
+        id=row.id,
+        created=row.created,
+    )
+
+
+def _logged(row: Row[Any]) -> LoggedDecision:
+    return LoggedDecision(row.paper_id, Decision(row.decision), row.at, row.reason)
