@@ -1,9 +1,11 @@
-"""The user's actions on papers, tags, shortlists and searches (DESIGN §8.3).
+"""The main window's commands: the user's actions on what the window shows.
 
-One user action is one method here, one service call on the writer thread (through
-`Operations.perform`) and one step in the Edit menu's undo. What an action acts on
-comes from the window's `Panes`; what the library holds by name (tags, colours,
-shortlists) from the last overview the window read.
+A command reads what it acts on from the window's `Panes` (the table's selection, the
+sidebar's scope, the search text), asks the user what it must (a name, a colour, a
+confirmation), and hands the write to the one function of `gui/actions/` that the
+triage view and the menus call too: one service call, one undo step. What the library
+holds by name (tags, colours, shortlists) comes from the last overview the window read;
+it only fills the questions asked, never decides what a write does.
 """
 
 from __future__ import annotations
@@ -17,25 +19,15 @@ from PySide6.QtGui import QGuiApplication
 from paperdesk.core.citekeys import assign_keys
 from paperdesk.core.models import Overview, Paper, Status
 from paperdesk.core.scope import Kind, Scope
+from paperdesk.gui.actions import highlights, history, papers, searches, shortlists, tags
 from paperdesk.gui.duplicates_dialog import DuplicatesDialog
 from paperdesk.gui.links import open_link, paper_links
 from paperdesk.gui.operations import Operations
 from paperdesk.gui.panes import Panes
 from paperdesk.gui.paper_table_model import display_title, moved_order
 from paperdesk.gui.stats_view import StatsView
-from paperdesk.gui.team_offline import DRAFT_KEPT, is_offline_refusal
 from paperdesk.gui.transfers import Transfers
-from paperdesk.services import (
-    annotations,
-    editing,
-    exporting,
-    history,
-    notes,
-    reading,
-    saved,
-    shortlists,
-    tagging,
-)
+from paperdesk.services import exporting, reading
 from paperdesk.services import triage as triage_service
 
 log = logging.getLogger(__name__)
@@ -62,61 +54,33 @@ class Commands:
         return [t.name for t in self.overview.tags] if self.overview else []
 
     def tag_colour(self, name: str) -> str | None:
-        tags = self.overview.tags if self.overview else ()
-        return next((t.colour for t in tags if t.name == name), None)
+        known = self.overview.tags if self.overview else ()
+        return next((t.colour for t in known if t.name == name), None)
 
-    # --- papers ----------------------------------------------------------------------
+    # --- the selected papers ----------------------------------------------------------
     def set_rating(self, rating: int) -> None:
         if ids := self.panes.selection_or_warn():
-            self.operations.perform("Rating", lambda desk: editing.set_rating(desk, ids, rating))
+            papers.set_rating(self.operations, ids, rating)
 
     def set_status(self, status: Status) -> None:
         if ids := self.panes.selection_or_warn():
-            self.operations.perform("Status", lambda desk: editing.set_status(desk, ids, status))
+            papers.set_status(self.operations, ids, status)
 
-    def set_title(self, paper_id: int, title: str) -> None:
-        self.operations.perform(
-            "Editing the title", lambda desk: editing.set_title(desk, paper_id, title)
-        )
-
-    def add_tags(self, names: Sequence[str], ids: Sequence[int] | None = None) -> None:
-        ids = list(ids) if ids is not None else self.panes.selection_or_warn()
-        if ids and names:
-            self.operations.perform(
-                "Adding tags", lambda desk: tagging.add_tags(desk, ids, list(names))
-            )
+    def add_tags(self, names: Sequence[str]) -> None:
+        tags.add_tags(self.operations, self.panes.selection_or_warn(), names)
 
     def remove_tags(self, names: Sequence[str]) -> None:
-        if ids := self.panes.selection_or_warn():
-            self.operations.perform(
-                "Removing tags", lambda desk: tagging.remove_tags(desk, ids, list(names))
-            )
+        tags.remove_tags(self.operations, self.panes.selection_or_warn(), names)
 
     def toggle_tag(self, name: str) -> None:
-        """Keys 1-9: add the tag to every selected paper, or remove it if all have it."""
-        if ids := self.panes.selection_or_warn():
-            self.operations.perform(
-                f"Toggling tag {name}", lambda desk: tagging.toggle_tag(desk, ids, name)
-            )
-
-    def save_note(self, paper_id: int, text: str) -> None:
-        def failed(error: BaseException) -> None:
-            self.panes.detail.notes.save_failed(paper_id, text)
-            if is_offline_refusal(self.operations.desk, error):
-                self.panes.tell(DRAFT_KEPT, 5000)  # saved when the server is back
-            else:
-                self.operations.errors.report("Saving the note", error)
-
-        self.operations.perform(
-            "Saving the note", lambda desk: notes.set_note(desk, paper_id, text), failed
-        )
+        """Alt+1-9: add the tag to every selected paper, or remove it if all have it."""
+        tags.toggle_tag(self.operations, self.panes.selection_or_warn(), name)
 
     def delete_selected(self) -> None:
         """Delete the selection, after asking (unless the user said not to ask)."""
         ids = self.panes.selection_or_warn()
-        if not ids or not self.panes.ask.confirm_delete(len(ids)):
-            return
-        self.operations.perform("Deleting papers", lambda desk: editing.delete_papers(desk, ids))
+        if ids and self.panes.ask.confirm_delete(len(ids)):
+            papers.delete_papers(self.operations, ids)
 
     def find_duplicates(self) -> None:
         """Edit > Find Duplicates: the groups of likely duplicates, to merge or keep apart."""
@@ -156,17 +120,15 @@ class Commands:
     def copy_citation_keys(self) -> None:
         """Their citation keys, comma-separated, as \\cite{} wants them."""
 
-        def keys(papers: list[Paper]) -> None:
-            self._copy(
-                ",".join(assign_keys(papers)), len(papers), ("citation key", "citation keys")
-            )
+        def keys(found: list[Paper]) -> None:
+            self._copy(",".join(assign_keys(found)), len(found), ("citation key", "citation keys"))
 
         self._read_selected("Copying citation keys", keys)
 
     def copy_titles(self) -> None:
-        def titles(papers: list[Paper]) -> None:
-            text = "\n".join(display_title(p.title) for p in papers)
-            self._copy(text, len(papers), ("title", "titles"))
+        def titles(found: list[Paper]) -> None:
+            text = "\n".join(display_title(p.title) for p in found)
+            self._copy(text, len(found), ("title", "titles"))
 
         self._read_selected("Copying titles", titles)
 
@@ -184,46 +146,29 @@ class Commands:
         self.panes.tell(f"Copied {count:,} {nouns[count != 1]}.", 3000)
 
     def undo(self) -> None:
-        self.panes.detail.notes.flush()
-        self.operations.perform("Undo", history.undo)
+        self.panes.detail.notes.flush()  # the note being typed is saved first, then undone
+        history.undo(self.operations)
 
     def redo(self) -> None:
         self.panes.detail.notes.flush()
-        self.operations.perform("Redo", history.redo)
+        history.redo(self.operations)
 
     def select_all(self) -> None:
         self.panes.table.setFocus()
         self.panes.table.selectAll()
 
     # --- shortlists ------------------------------------------------------------------
-    def create_shortlist(self, name: str, ids: Sequence[int] = ()) -> None:
-        """A new shortlist, holding `ids` in their order: one action, one undo step."""
-        ids = list(ids)
-        self.last_shortlist = name
-        self.operations.perform(
-            f"Creating shortlist {name}", lambda desk: shortlists.create(desk, name, ids)
-        )
-
     def add_to_shortlist(self, name: str, ids: Sequence[int]) -> None:
-        """Add papers to a shortlist, creating it when no shortlist has that name."""
-        ids = list(ids)
-        if not ids:
-            return
-        self.last_shortlist = name
-        if name.casefold() not in {s.casefold() for s in self.shortlist_names()}:
-            self.create_shortlist(name, ids)
-            return
-        self.operations.perform(f"Adding to {name}", lambda desk: shortlists.add(desk, name, ids))
+        """Add papers to a shortlist; the service creates it when no shortlist has that name."""
+        if ids:
+            self.last_shortlist = name
+            shortlists.add(self.operations, name, ids)
 
     def remove_selected_from_shortlist(self) -> None:
         scope = self.panes.sidebar.scope()
         if scope.kind != Kind.SHORTLIST:
             return
-        if ids := self.panes.selection_or_warn():
-            self.operations.perform(
-                f"Removing from {scope.value}",
-                lambda desk: shortlists.remove(desk, scope.value, ids),
-            )
+        shortlists.remove(self.operations, scope.value, self.panes.selection_or_warn())
 
     def move_selected_in_shortlist(self, step: int) -> None:
         """Alt+Up / Alt+Down: the keyboard's way to reorder a shortlist (besides dragging)."""
@@ -244,17 +189,14 @@ class Commands:
         """The shortlist shown, in this new order (rows dragged or moved by keys)."""
         scope = self.panes.sidebar.scope()
         if scope.kind == Kind.SHORTLIST:
-            self.operations.perform(
-                f"Reordering {scope.value}",
-                lambda desk: shortlists.reorder(desk, scope.value, ids),
-            )
+            shortlists.reorder(self.operations, scope.value, ids)
 
     def drop_papers(self, kind: str, name: str, ids: list[int]) -> None:
         """Papers dragged from the table onto a shortlist or a tag in the sidebar."""
         if kind == Kind.SHORTLIST:
             self.add_to_shortlist(name, ids)
         elif kind == Kind.TAG:
-            self.add_tags([name], ids)
+            tags.add_tags(self.operations, ids, [name])
 
     def choose_shortlist_for_selection(self) -> None:
         ids = self.panes.selection_or_warn()
@@ -272,7 +214,8 @@ class Commands:
 
     def ask_new_shortlist(self) -> None:
         if name := self.panes.ask.text("New shortlist", "Name of the new shortlist:"):
-            self.create_shortlist(name)
+            self.last_shortlist = name
+            shortlists.create(self.operations, name)
 
     def ask_new_shortlist_from_selection(self) -> None:
         if ids := self.panes.selection_or_warn():
@@ -288,13 +231,11 @@ class Commands:
             self.panes.tell("Type a search first, then save it.", 3000)
             return
         if name := self.panes.ask.text("Save search", "Name in the sidebar:", query):
-            self.operations.perform(
-                "Saving the search", lambda desk: saved.save_search(desk, name, query)
-            )
+            searches.save_search(self.operations, name, query)
 
     # --- the sidebar's right-click menus ---------------------------------------------
     def run_sidebar_command(self, command: str, name: str) -> None:
-        ask = self.panes.ask
+        ask, operations, sidebar = self.panes.ask, self.operations, self.panes.sidebar
         match command:
             case "new-shortlist":
                 self.ask_new_shortlist()
@@ -302,90 +243,44 @@ class Commands:
                 self.add_selection_to_shortlist(name)
             case "rename-shortlist":
                 if new := ask.text("Rename shortlist", "New name:", name):
-                    self.rename_shortlist(name, new)
+                    follow = partial(sidebar.follow_rename, Kind.SHORTLIST, name, new)
+                    shortlists.rename(operations, name, new, done=follow)
             case "delete-shortlist":
-                self.delete_shortlist(name)
+                shortlists.delete(operations, name)
             case "export-shortlist":
                 self.transfers.open_export_dialog(shortlist=name)
             case "new-tag":
                 if new := ask.text("New tag", "Tag name (a/b makes b a sub-tag of a):"):
-                    self.create_tag(new)
+                    tags.create_tag(operations, new)
             case "add-tag":
                 self.add_tags([name])
             case "remove-tag":
                 self.remove_tags([name])
             case "rename-tag":
                 if new := ask.text("Rename tag", "New name:", name):
-                    self.rename_tag(name, new)
+                    follow = partial(sidebar.follow_rename, Kind.TAG, name, new)
+                    tags.rename_tag(operations, name, new, done=follow)
             case "merge-tag":
                 others = [t for t in self.tag_names() if t.casefold() != name.casefold()]
                 if target := ask.choice("Merge tag", f"Merge {name} into:", others, True):
-                    self.merge_tag(name, target)
+                    tags.merge_tag(operations, name, target)
             case "colour-tag":
                 if colour := ask.colour(f"Colour of {name}", self.tag_colour(name)):
-                    self.set_tag_colour(name, colour)
+                    tags.set_tag_colour(operations, name, colour)
             case "uncolour-tag":
-                self.set_tag_colour(name, None)
+                tags.set_tag_colour(operations, name, None)
             case "delete-tag":
-                self.delete_tag(name)
+                tags.delete_tag(operations, name)
             case "delete-saved-search":
-                self.delete_saved_search(name)
+                searches.delete_search(operations, name)
             case _:
                 log.warning("unknown sidebar command %s", command)
-
-    def rename_shortlist(self, old: str, new: str) -> None:
-        self.operations.perform(
-            "Renaming a shortlist",
-            lambda desk: shortlists.rename(desk, old, new),
-            before_apply=partial(self.panes.sidebar.follow_rename, Kind.SHORTLIST, old, new),
-        )
-
-    def delete_shortlist(self, name: str) -> None:
-        self.operations.perform(f"Deleting {name}", lambda desk: shortlists.delete(desk, name))
-
-    def create_tag(self, name: str) -> None:
-        self.operations.perform("Creating a tag", lambda desk: tagging.create_tag(desk, name))
-
-    def rename_tag(self, old: str, new: str) -> None:
-        self.operations.perform(
-            "Renaming a tag",
-            lambda desk: tagging.rename_tag(desk, old, new),
-            before_apply=partial(self.panes.sidebar.follow_rename, Kind.TAG, old, new),
-        )
-
-    def merge_tag(self, name: str, target: str) -> None:
-        self.operations.perform(
-            "Merging tags", lambda desk: tagging.merge_tags(desk, [name], target)
-        )
-
-    def set_tag_colour(self, name: str, colour: str | None) -> None:
-        doing = "Colouring a tag" if colour else "Removing a colour"
-        self.operations.perform(doing, lambda desk: tagging.set_tag_colour(desk, name, colour))
-
-    def delete_tag(self, name: str) -> None:
-        self.operations.perform(f"Deleting tag {name}", lambda desk: tagging.delete_tag(desk, name))
-
-    def delete_saved_search(self, name: str) -> None:
-        self.operations.perform("Deleting a search", lambda desk: saved.delete_search(desk, name))
 
     # --- triage: marked passages, promise, statistics (issue 10) ---------------------
     def highlight_passage(self) -> None:
         """H: mark the passage selected in the detail pane's abstract."""
         if not self.panes.detail.highlight_selection():
             self.panes.tell("Select a passage of the abstract first, then press H.", 3000)
-
-    def mark_passage(
-        self, paper_id: int, start: int, stop: int, quote: str, colour: str, comment: str
-    ) -> None:
-        self.operations.perform(
-            "Highlighting",
-            lambda desk: annotations.highlight(desk, paper_id, start, stop, quote, colour, comment),
-        )
-
-    def remove_mark(self, annotation_id: int) -> None:
-        self.operations.perform(
-            "Removing a highlight", lambda desk: annotations.remove(desk, annotation_id)
-        )
 
     def edit_highlight_words(self) -> None:
         """The words this library always highlights, edited as one comma-separated line."""
@@ -397,11 +292,7 @@ class Commands:
             "Always highlight", "Words to highlight in every abstract (commas between):", current
         )
         if text is not None and text != current:
-            words = [word.strip() for word in text.split(",")]
-            self.operations.perform(
-                "Setting highlight words",
-                lambda desk: triage_service.set_highlight_words(desk, words),
-            )
+            highlights.set_highlight_words(self.operations, [w.strip() for w in text.split(",")])
 
     def sort_by_promise(self, then: Callable[[], None]) -> None:
         """Learn from the decisions so far (on the pool: the first time takes a while for a

@@ -35,6 +35,7 @@ from paperdesk.core.fields import PROMISE
 from paperdesk.core.models import Overview, Paper, UndoLabels
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.core.team_url import TeamAddress
+from paperdesk.gui.actions import highlights, notes, papers
 from paperdesk.gui.commands import Commands
 from paperdesk.gui.demo_offer import offer_demo_if_empty
 from paperdesk.gui.detail_pane import DetailPane
@@ -228,7 +229,7 @@ class MainWindow(QMainWindow):
         self.sidebar.saved_search_chosen.connect(self._on_saved_search_chosen)
         self.sidebar.papers_dropped.connect(commands.drop_papers)
         self.sidebar.command.connect(commands.run_sidebar_command)
-        self.detail.title_edited.connect(commands.set_title)
+        self.detail.title_edited.connect(partial(papers.set_title, self.operations))
         self.detail.rating_chosen.connect(commands.set_rating)
         self.detail.status_chosen.connect(commands.set_status)
         self.detail.tag_added.connect(lambda name: commands.add_tags([name]))
@@ -236,9 +237,9 @@ class MainWindow(QMainWindow):
         self.detail.tags_committed.connect(self.table.setFocus)
         # Searches that read what a bulk change touched are right again.
         self.catch_up.caught_up.connect(self.run_search)
-        self.detail.notes.save_requested.connect(commands.save_note)
-        self.detail.passage_marked.connect(commands.mark_passage)
-        self.detail.mark_removed.connect(commands.remove_mark)
+        self.detail.notes.save_requested.connect(self.save_note)
+        self.detail.passage_marked.connect(partial(highlights.highlight, self.operations))
+        self.detail.mark_removed.connect(partial(highlights.remove_highlight, self.operations))
 
     # --- opening ---------------------------------------------------------------------
     def _open_library(self) -> None:
@@ -499,6 +500,17 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(changes.description, 4000)
         self.catch_up.start_if_behind()
         self.refresh_panes(then=lambda _overview: self.changes_applied.emit(changes))
+
+    def save_note(self, paper_id: int, text: str) -> None:
+        """A note from the detail pane or the triage view; a failed save is kept as a
+        draft that both show (gui/actions/notes.py)."""
+        notes.save_note(
+            self.operations,
+            self.detail.notes.note_drafts,
+            paper_id,
+            text,
+            lambda message: self.statusBar().showMessage(message, 5000),
+        )
 
     # --- the papers' right-click menu --------------------------------------------------
     def _show_paper_menu(self, position: QPoint) -> None:

@@ -3,8 +3,9 @@
 Text is saved ~600 ms after the user stops typing, and at once when the editor loses
 focus, when another paper is shown and when the window closes (`flush`). So at most the
 last fraction of a second of typing is at risk in a crash, and nothing on a normal close.
-A save the store refused (a team library's server away) is kept: in the editor while
-its paper is shown, else as a draft that the paper shows again and `retry` saves.
+A save the store refused (a team library's server away) is kept as a draft (the
+window's `NoteDrafts`, shared with the triage view's note bar): the editor shows a
+paper's draft instead of its stored note, the next flush saves it, and so does `retry`.
 
 The preview renders math as abstracts do (`$O(n^2)$` -> O(n²)). It loads nothing a
 note names (no images, no files) and follows a link only when clicked, and only an
@@ -19,6 +20,7 @@ from PySide6.QtCore import QEvent, QObject, QTimer, QUrl, Signal
 from PySide6.QtGui import QFontDatabase, QTextDocument
 from PySide6.QtWidgets import QPlainTextEdit, QTabWidget, QTextBrowser, QWidget
 
+from paperdesk.gui.actions.notes import NoteDrafts
 from paperdesk.gui.links import open_link
 from paperdesk.text import to_plain
 
@@ -72,6 +74,7 @@ class NoteEditor(QTabWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.note_drafts = NoteDrafts()
         self.setDocumentMode(True)
         self.editor = QPlainTextEdit()
         self.editor.setObjectName("noteEditor")
@@ -86,9 +89,8 @@ class NoteEditor(QTabWidget):
         self.currentChanged.connect(self._on_tab_changed)
 
         self._paper_id: int | None = None
-        # What the store holds for this paper as far as we know; None after a failed save.
-        self._saved_text: str | None = ""
-        self._drafts: dict[int, str] = {}  # paper id -> text whose save failed
+        # What the store holds for this paper as far as we know, or what was last sent.
+        self._saved_text = ""
         self._loading = False
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -104,7 +106,12 @@ class NoteEditor(QTabWidget):
         return self.editor.toPlainText()
 
     def is_dirty(self) -> bool:
-        return self._paper_id is not None and self.text() != self._saved_text
+        """Whether the text shown is not stored: typed since, or its save failed (then
+        it is the paper's draft)."""
+        paper_id, text = self._paper_id, self.text()
+        return paper_id is not None and (
+            text != self._saved_text or self.note_drafts.get(paper_id) == text
+        )
 
     def show_note(self, paper_id: int | None, text: str) -> None:
         """Show another paper's note, saving the current one first if it changed."""
@@ -116,7 +123,7 @@ class NoteEditor(QTabWidget):
             return
         self._paper_id = paper_id
         self._saved_text = text
-        draft = self._drafts.pop(paper_id, None) if paper_id is not None else None
+        draft = self.note_drafts.get(paper_id) if paper_id is not None else None
         shown = text if draft is None else draft  # a draft stays unsaved (dirty)
         self._loading = True
         try:
@@ -135,32 +142,27 @@ class NoteEditor(QTabWidget):
             assert self._paper_id is not None
             text = self.text()
             self._saved_text = text
+            self.note_drafts.take(self._paper_id)  # this save holds the newest text
             self.save_requested.emit(self._paper_id, text)
-
-    def save_failed(self, paper_id: int, text: str) -> None:
-        """The store refused a save: the text stays unsaved (the next flush retries), or,
-        when another paper is shown by now, becomes that paper's draft."""
-        if paper_id == self._paper_id:
-            self._saved_text = None
-        else:
-            self._drafts[paper_id] = text
 
     def drafts(self) -> dict[int, str]:
         """The drafts, and the text being edited if it is not saved yet."""
         unsaved = (
             {self._paper_id: self.text()} if self.is_dirty() and self._paper_id is not None else {}
         )
-        return {**self._drafts, **unsaved}
+        return {**self.note_drafts.all(), **unsaved}
 
     def add_drafts(self, drafts: dict[int, str]) -> None:
         """Drafts kept by an earlier window (`retry` saves them)."""
-        self._drafts.update(drafts)
+        for paper_id, text in drafts.items():
+            self.note_drafts.keep(paper_id, text)
 
     def retry(self) -> None:
         """Save the drafts and the text being edited again (the store takes them now)."""
-        drafts, self._drafts = self._drafts, {}
-        for paper_id, text in drafts.items():
-            self.save_requested.emit(paper_id, text)
+        for paper_id, text in self.note_drafts.all().items():
+            if paper_id != self._paper_id:  # the flush below saves the one shown
+                self.note_drafts.take(paper_id)
+                self.save_requested.emit(paper_id, text)
         self.flush()
 
     def _on_text_changed(self) -> None:

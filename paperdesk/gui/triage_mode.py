@@ -41,6 +41,7 @@ class TriageMode:
         self.session = TriageSession(window.operations, window)
         self.view = TriageView(self.session)
         self.view.tag_names = window.commands.tag_names
+        self.view.note_drafts = window.detail.notes.note_drafts  # one draft per paper
         # A stack is as wide as its widest page: the hidden view must not widen the window.
         self.view.setMinimumSize(MIN_VIEW_WIDTH, MIN_VIEW_HEIGHT)
         self.stack.addWidget(self.view)

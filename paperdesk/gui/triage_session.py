@@ -1,10 +1,13 @@
 """One triage: which papers, in which order, the paper shown, and the decisions made.
 
 The session owns no widget. The triage view sends it the user's keys as calls
-(`decide`, `next`, `undo`...) and shows what it emits. Each decision is one service
-call on the writer thread (`Operations.perform`), so one undo step; the next paper is
-chosen and shown only once the decision is in the database. Choosing it never waits on
-the ranking: `desk.promise` answers from the scores its process last sent.
+(`decide`, `next`, `undo`...) and shows what it emits. A decision is the action of
+gui/actions/decisions.py (one service call, one undo step, as everywhere); the next
+paper is chosen and shown only once the decision is in the database. Choosing it never
+waits on the ranking: `desk.promise` answers from the scores its process last sent.
+
+A paper that cannot be read (a team library's server away) is not a paper gone: the
+papers still to decide are kept, and the view says why (`cannot_read`).
 """
 
 from __future__ import annotations
@@ -12,7 +15,6 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -21,12 +23,13 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from paperdesk.core.changes import Changes
-from paperdesk.core.errors import PaperdeskError
+from paperdesk.core.errors import NotFoundError, PaperdeskError
 from paperdesk.core.models import Paper
 from paperdesk.core.scope import Kind, Scope
-from paperdesk.core.triage import LABELS, Decision, Progress, pace_per_hour
+from paperdesk.core.triage import Decision, Progress, pace_per_hour
+from paperdesk.gui.actions import decisions, history
 from paperdesk.gui.operations import Operations
-from paperdesk.services import history, reading, triage
+from paperdesk.services import reading, triage
 from paperdesk.services.desk import Desk
 from paperdesk.services.promise import order_words
 
@@ -91,6 +94,7 @@ class TriageSession(QObject):
     """Signals carry what to show; `busy` is true while a decision is being written."""
 
     paper_shown = Signal(object)  # Paper, or None when nothing is left
+    cannot_read = Signal(str)  # why the paper to show could not be read (none is shown)
     progress_changed = Signal(object)  # Progress
     stats_read = Signal(object)  # TriageStats, for the stopping hint
     message = Signal(str)
@@ -155,7 +159,7 @@ class TriageSession(QObject):
     def _on_read(self, state: _Round) -> None:
         self._round = state
         self.started.emit()
-        self._show_next()
+        self._move(1)
 
     def _on_failed(self, error: BaseException) -> None:
         self.busy = False
@@ -181,14 +185,17 @@ class TriageSession(QObject):
             return
         self.busy = True
         self._decided_at = time.perf_counter()
-        shortlist = self.plan.shortlist
-        self.operations.perform(
-            LABELS[decision],
-            # The index follows in the background (the window's catch-up) while the next
-            # paper is read: the paper waits for the database only.
-            lambda desk: triage.decide(desk, paper.id, decision, shortlist, index_later=True),
-            on_error=self._on_failed,
-            before_apply=lambda: self._after_decision(paper.id),
+
+        def failed(_error: BaseException) -> None:
+            self.busy = False  # the paper stays; the failure is reported as any action's
+
+        decisions.decide(
+            self.operations,
+            paper.id,
+            decision,
+            self.plan.shortlist,
+            done=lambda: self._after_decision(paper.id),
+            failed=failed,
         )
 
     def _after_decision(self, paper_id: int) -> None:
@@ -199,19 +206,18 @@ class TriageSession(QObject):
         state.pending.discard(paper_id)
         state.skipped.discard(paper_id)
         state.decision_times.append(datetime.now())
-        self._forward()
+        self._move(1)
         self.timings.append((time.perf_counter() - self._decided_at) * 1000)
         self._read_stats()
-
-    def act(self, name: str, action: Callable[[Desk], Changes | None]) -> None:
-        """Another action on the paper shown (rate, tag, note, highlight): the paper stays."""
-        if self.paper is not None:
-            self.operations.perform(name, action)
 
     def undo(self) -> None:
         """Undo the last action; if it touched a paper of this triage, show that paper."""
         self._undo_pending = True
-        self.operations.perform("Undo", history.undo, on_error=self._on_failed)
+
+        def failed(_error: BaseException) -> None:
+            self._undo_pending = False
+
+        history.undo(self.operations, failed=failed)
 
     # ------------------------------------------------------------------ moving
 
@@ -222,15 +228,12 @@ class TriageSession(QObject):
             return
         if self.paper is not None and state.position == len(state.shown) - 1:
             state.skipped.add(self.paper.id)
-        self._forward()
+        self._move(1)
 
     def previous(self) -> None:
         """K: back to the paper shown before this one."""
-        state = self._round
-        if state is None or self.busy or state.position <= 0:
-            return
-        state.position -= 1
-        self._show(state.shown[state.position])
+        if self._round is not None and not self.busy:
+            self._move(-1)
 
     def more_like_this(self) -> None:
         """Put the undecided papers most like the one shown next in line."""
@@ -254,28 +257,47 @@ class TriageSession(QObject):
 
         self.operations.read("More like this", similar, queue, self._on_failed)
 
-    def _forward(self) -> None:
-        state = self._round
-        assert state is not None
-        if state.position < len(state.shown) - 1:
-            state.position += 1
-            self._show(state.shown[state.position])
-        else:
-            self._show_next()
+    def _move(self, step: int) -> None:
+        """Show the paper `step` places from the one shown: -1 back, 0 the same one
+        again, 1 forward (past the last one shown, the next one chosen).
 
-    def _show_next(self) -> None:
+        Papers deleted meanwhile are passed over, in a loop: another program may delete
+        hundreds at once. A paper that cannot be read for another reason stops the move
+        there and says why; every paper still to decide stays in the queue.
+        """
         state = self._round
-        if state is None:
-            return
-        paper_id = self._choose(state)
-        if paper_id is None:
-            self.paper = None
-            self.paper_shown.emit(None)
+        desk = self.operations.desk
+        while state is not None and desk is not None and state.position + step >= 0:
+            position = state.position + step
+            if position == len(state.shown):
+                chosen = self._choose(state)
+                if chosen is None:
+                    self.paper = None
+                    self.paper_shown.emit(None)
+                    self._emit_progress()
+                    return
+                state.shown.append(chosen)
+            paper_id = state.shown[position]
+            try:
+                # One paper, a short bounded read: fine on the GUI thread (DESIGN §5).
+                paper = reading.paper(desk, paper_id)
+            except NotFoundError:
+                state.pending.discard(paper_id)  # deleted meanwhile: passed over
+                del state.shown[position]
+                if position < state.position:
+                    state.position -= 1
+                continue
+            except PaperdeskError as error:
+                state.position = position
+                self.paper = None
+                self.cannot_read.emit(str(error))
+                self._emit_progress()
+                return
+            state.position = position
+            self.paper = paper
+            self.paper_shown.emit(paper)
             self._emit_progress()
             return
-        state.shown.append(paper_id)
-        state.position = len(state.shown) - 1
-        self._show(paper_id)
 
     def _choose(self, state: _Round) -> int | None:
         """The next pending paper: more-like-this first, then by the plan's order;
@@ -300,27 +322,10 @@ class TriageSession(QObject):
                 return best
         return next(i for i in state.order if i in candidates)
 
-    def _show(self, paper_id: int) -> None:
-        desk = self.operations.desk
-        if desk is None:
-            return
-        try:
-            # One paper, a short bounded read: fine on the GUI thread (DESIGN §5).
-            self.paper = reading.paper(desk, paper_id)
-        except PaperdeskError:
-            self.paper = None
-            state = self._round
-            if state is not None:
-                state.pending.discard(paper_id)
-            self._show_next()
-            return
-        self.paper_shown.emit(self.paper)
-        self._emit_progress()
-
     def reshow(self) -> None:
         """Read the paper shown again (after a rating, a tag, a note, a highlight)."""
         if self.paper is not None:
-            self._show(self.paper.id)
+            self._move(0)
 
     # ------------------------------------------------------------------ following changes
 
@@ -347,7 +352,7 @@ class TriageSession(QObject):
             if state.decision_times:
                 state.decision_times.pop()
             state.position = max(i for i, p in enumerate(state.shown) if p == back[0])
-            self._show(back[0])
+            self._move(0)
         elif self.paper is not None and self.paper.id in changes.paper_ids:
             self.reshow()
         else:

@@ -7,7 +7,8 @@ T tag, Alt+1-9 toggle the first nine tags, N note, H highlight the selected pass
 J/K or arrows next/previous, L more like this, U or Ctrl+Z undo, Esc leave.
 
 The view only shows and listens: the session (gui/triage_session.py) decides what to
-show and makes every change through a service call.
+show and makes the decisions; every other key calls the same action as the main window
+(gui/actions/), on the paper shown.
 """
 
 from __future__ import annotations
@@ -32,13 +33,14 @@ from PySide6.QtWidgets import (
 from paperdesk.core.models import MAX_RATING, Paper
 from paperdesk.core.triage import Decision, Progress, TriageStats
 from paperdesk.gui.abstract_marks import why_html, word_styles
+from paperdesk.gui.actions import highlights, notes, papers, tags
+from paperdesk.gui.actions.notes import NoteDrafts
 from paperdesk.gui.help_overlay import HelpOverlay
 from paperdesk.gui.links import links_html, open_link
 from paperdesk.gui.sidebar import STATUS_LABELS
 from paperdesk.gui.triage_bars import HighlightBar, NoteBar, TagBar
 from paperdesk.gui.triage_header import TriageHeader
 from paperdesk.gui.triage_session import TriageSession
-from paperdesk.services import annotations, editing, notes, tagging
 from paperdesk.services.rendering import abstract_html, passage_at
 from paperdesk.text import to_html
 
@@ -169,6 +171,8 @@ class TriageView(QWidget):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.session = session
         self.tag_names: Callable[[], list[str]] = list
+        # Notes whose save failed, shared with the detail pane's editor (the window's).
+        self.note_drafts = NoteDrafts()
         self.always_words: list[str] = []
         self._passage: tuple[int, int, str] | None = None
         self.header = TriageHeader()
@@ -269,6 +273,7 @@ class TriageView(QWidget):
     def _connect(self) -> None:
         session = self.session
         session.paper_shown.connect(self.show_paper)
+        session.cannot_read.connect(self.show_unreadable)
         session.explained.connect(self.show_explanation)
         session.progress_changed.connect(self.show_progress)
         session.stats_read.connect(self.show_stats)
@@ -293,19 +298,16 @@ class TriageView(QWidget):
     # ------------------------------------------------------------------ showing
 
     def show_paper(self, paper: Paper | None) -> None:
-        self._show_bar(None)
-        showing = paper is not None
-        for widget in (self.position, self.title, self.authors, self.meta, self.abstract):
-            widget.setVisible(showing)
-        self.empty.setVisible(not showing)
         if paper is None:
-            for widget in (self.why, self.marks, self.tag_line, self.note):
-                widget.hide()
-            self.empty.setText(
+            self._show_empty(
                 f"Nothing left to decide in {self.session.plan.describe()}.\n"
                 "Pick something else to triage above, or press Esc to leave."
             )
             return
+        self._show_bar(None)
+        for widget in (self.position, self.title, self.authors, self.meta, self.abstract):
+            widget.show()
+        self.empty.hide()
         status = STATUS_LABELS[paper.status]
         stars = "★" * paper.rating + "☆" * (MAX_RATING - paper.rating)
         self.position.setText(
@@ -326,9 +328,29 @@ class TriageView(QWidget):
         self._show_abstract(paper, self.session.explain(paper))
         self._show_marks(paper)
         self._show_tags(paper)
-        note = paper.note.strip()
-        self.note.setText(f"Note: {note}" if note else "")
+        draft = self.note_drafts.get(paper.id)
+        note = (paper.note if draft is None else draft).strip()
+        label = "Note" if draft is None else "Note (not saved yet)"
+        self.note.setText(f"{label}: {note}" if note else "")
         self.note.setVisible(bool(note))
+
+    def show_unreadable(self, reason: str) -> None:
+        """The paper to show could not be read: say why; the papers to decide are kept."""
+        self._show_empty(
+            f"This paper could not be read: {reason}\n"
+            "The papers still to decide are kept: J tries the next one, K goes back."
+        )
+        self.hint.setText(f"Could not read the paper: {reason}")
+
+    def _show_empty(self, text: str) -> None:
+        """No paper, and why, in its place."""
+        self._show_bar(None)
+        for widget in (self.position, self.title, self.authors, self.meta, self.abstract):
+            widget.hide()
+        for widget in (self.why, self.marks, self.tag_line, self.note):
+            widget.hide()
+        self.empty.setText(text)
+        self.empty.show()
 
     def _show_abstract(self, paper: Paper, explanation: Explanation | None) -> None:
         palette = self.palette()
@@ -401,13 +423,18 @@ class TriageView(QWidget):
         paper = self.session.paper
         self._show_bar(None)
         if paper is not None:
-            self.session.act("Tagging", lambda desk: tagging.add_tags(desk, [paper.id], names))
+            tags.add_tags(self.session.operations, [paper.id], names)
 
     def _on_note(self, text: str) -> None:
         paper = self.session.paper
         self._show_bar(None)
-        if paper is not None and text.strip() != paper.note.strip():
-            self.session.act("Saving the note", lambda desk: notes.set_note(desk, paper.id, text))
+        if paper is None:
+            return
+        self.note_drafts.take(paper.id)  # what was submitted replaces any draft
+        if text.strip() != paper.note.strip():
+            notes.save_note(
+                self.session.operations, self.note_drafts, paper.id, text, self.show_message
+            )
 
     def _on_selection_done(self, accepted: bool) -> None:
         if accepted and self.abstract.selection() is not None:
@@ -433,11 +460,8 @@ class TriageView(QWidget):
         self._show_bar(None)
         if paper is not None and passage is not None:
             start, stop, quote = passage
-            self.session.act(
-                "Highlighting",
-                lambda desk: annotations.highlight(
-                    desk, paper.id, start, stop, quote, colour, comment
-                ),
+            highlights.highlight(
+                self.session.operations, paper.id, start, stop, quote, colour, comment
             )
 
     # ------------------------------------------------------------------ keys
@@ -505,16 +529,13 @@ class TriageView(QWidget):
     def _rate(self, rating: int) -> None:
         paper = self.session.paper
         if paper is not None:
-            self.session.act("Rating", lambda desk: editing.set_rating(desk, [paper.id], rating))
+            papers.set_rating(self.session.operations, [paper.id], rating)
 
     def _toggle_tag(self, number: int) -> None:
         paper = self.session.paper
-        tags = self.first_tags()
-        if paper is not None and number < len(tags):
-            name = tags[number]
-            self.session.act(
-                f"Toggling tag {name}", lambda desk: tagging.toggle_tag(desk, [paper.id], name)
-            )
+        first = self.first_tags()
+        if paper is not None and number < len(first):
+            tags.toggle_tag(self.session.operations, [paper.id], first[number])
 
     def _open_tags(self) -> None:
         if self.session.paper is not None:
@@ -522,9 +543,12 @@ class TriageView(QWidget):
             self.tag_bar.open(self.tag_names())
 
     def _open_note(self) -> None:
-        if self.session.paper is not None:
+        """N: the paper's note, or the draft of it whose save failed."""
+        paper = self.session.paper
+        if paper is not None:
+            draft = self.note_drafts.get(paper.id)
             self._show_bar(self.note_bar)
-            self.note_bar.open(self.session.paper.note)
+            self.note_bar.open(paper.note if draft is None else draft)
 
     def _highlight(self) -> None:
         """H: the passage selected with the mouse, else select one by keyboard first."""

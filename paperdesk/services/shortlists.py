@@ -32,8 +32,10 @@ def delete(desk: Desk, name: str) -> Changes:
 
 
 @mutation
-def add(desk: Desk, name: str, ids: Sequence[int]) -> Changes:
-    return synced(desk, desk.library.shortlists.add(name, ids))
+def add(desk: Desk, name: str, ids: Sequence[int], create_missing: bool = False) -> Changes:
+    """Add papers at the end; `create_missing`: make the shortlist first if there is none
+    of that name (decided in the same transaction: one call, one undo step)."""
+    return synced(desk, desk.library.shortlists.add(name, ids, create_missing))
 
 
 @mutation

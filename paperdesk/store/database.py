@@ -25,10 +25,12 @@ ChangeRecorder = Callable[[Connection, int, Sequence[Step]], None]
 
 @dataclass
 class Write:
-    """What an action hands its body: the connection and the action's journal."""
+    """What an action hands its body: the connection, the action's journal, and its
+    description (which the body may make more precise once it has read the library)."""
 
     connection: Connection
     journal: Journal
+    description: str
 
 
 class Database:
@@ -71,14 +73,15 @@ class Database:
         """
         with self.transaction() as connection:
             journal = Journal(connection)
-            yield Write(connection, journal)
+            write = Write(connection, journal, description)
+            yield write
             if journal.steps or not undoable:
                 if undoable:
                     # A new action forgets what could have been redone (as every editor does).
                     connection.execute(delete(history_t).where(history_t.c.undone.is_(True)))
                 connection.execute(
                     insert(history_t).values(
-                        action=description,
+                        action=write.description,
                         actor=self.actor,
                         at=now(),
                         undone=False,

@@ -29,10 +29,7 @@ class ShortlistStore(SubStore):
     def create(self, name: str, ids: Sequence[int] = ()) -> Changes:
         """A new shortlist, holding these papers in this order: one action, one undo."""
         name = clean_name(name, SHORTLIST)
-        count = len(dict.fromkeys(ids))
-        description = f"Create shortlist {name}"
-        if count:
-            description += f" with {count} paper{'s' if count != 1 else ''}"
+        description = _created(name, len(dict.fromkeys(ids)))
         with self._db.action(description) as w:
             ids = require_ids(w.connection, ids)
             if _shortlist_id_or_none(w.connection, name) is not None:
@@ -68,12 +65,22 @@ class ShortlistStore(SubStore):
                 w.connection.execute(delete(shortlists_t).where(shortlists_t.c.id == shortlist_id))
         return Changes(f"Delete shortlist {name}", ids_of(paper_ids), shortlists=True)
 
-    def add(self, name: str, ids: Sequence[int]) -> Changes:
-        """Add papers at the end, in this order (papers already in it keep their place)."""
+    def add(self, name: str, ids: Sequence[int], create_missing: bool = False) -> Changes:
+        """Add papers at the end, in this order (papers already in it keep their place).
+
+        `create_missing`: with no shortlist of that name, create it holding these papers
+        (decided inside the action, so one undo step, whatever another client did)."""
         with self._db.action(f"Add to {name}") as w:
             ids = require_ids(w.connection, ids)
-            append_entries(w, _shortlist_id(w.connection, name), ids)
-        return Changes(f"Add to {name}", ids_of(ids), shortlists=True)
+            shortlist_id = _shortlist_id_or_none(w.connection, name)
+            if shortlist_id is None and create_missing:
+                name = clean_name(name, SHORTLIST)
+                w.description = _created(name, len(dict.fromkeys(ids)))
+                shortlist_id = ensure_shortlist(w, name)
+            elif shortlist_id is None:
+                raise NotFoundError(f"no shortlist named {name!r}")
+            append_entries(w, shortlist_id, ids)
+        return Changes(w.description, ids_of(ids), shortlists=True)
 
     def remove(self, name: str, ids: Sequence[int]) -> Changes:
         with self._db.action(f"Remove from {name}") as w:
@@ -110,6 +117,12 @@ class ShortlistStore(SubStore):
                         .values(position=float(position))
                     )
         return Changes(f"Reorder {name}", shortlists=True)
+
+
+def _created(name: str, count: int) -> str:
+    """The history's words for a new shortlist: "Create shortlist X with 3 papers"."""
+    with_papers = f" with {count} paper{'s' if count != 1 else ''}" if count else ""
+    return f"Create shortlist {name}{with_papers}"
 
 
 def list_shortlists(connection: Connection) -> list[ShortlistInfo]:

@@ -6,7 +6,10 @@ import pytest
 
 from paperdesk.core.models import Status
 from paperdesk.core.scope import Scope
+from paperdesk.core.triage import ANNOTATION_COLOURS
+from paperdesk.gui.actions import highlights, papers, shortlists
 from paperdesk.services import history, searching
+from paperdesk.services import shortlists as shortlist_service
 from tests.gui.test_main_window import WAIT_MS, ScriptedAsker, changes, searched
 
 
@@ -34,9 +37,13 @@ ACTIONS = {
     "status": lambda window, ids: window.commands.set_status(Status.READ),
     "tag": lambda window, ids: window.commands.add_tags(["rnn", "long-context"]),
     "toggle a tag": lambda window, ids: window.commands.toggle_tag("rnn"),
-    "title": lambda window, ids: window.commands.set_title(ids[0], "A Title"),
-    "note": lambda window, ids: window.commands.save_note(ids[0], "read §3"),
-    "new shortlist with papers": lambda window, ids: window.commands.create_shortlist("A", ids),
+    "title": lambda window, ids: papers.set_title(window.operations, ids[0], "A Title"),
+    "note": lambda window, ids: window.save_note(ids[0], "read §3"),
+    "highlight": lambda window, ids: highlights.highlight(
+        window.operations, ids[0], 0, 4, "word", next(iter(ANNOTATION_COLOURS.values())), ""
+    ),
+    "new shortlist with papers": lambda window, ids: shortlists.create(window.operations, "A", ids),
+    "add to a new shortlist": lambda window, ids: shortlists.add(window.operations, "B", ids),
     "drop on a tag": lambda window, ids: window.commands.drop_papers("tag", "dropped", ids),
     "delete": lambda window, ids: delete_confirmed(window),
 }
@@ -87,7 +94,7 @@ def test_each_sidebar_command_is_one_undo_step(qtbot, window):
 def test_reordering_a_shortlist_by_keys_is_one_undo_step(qtbot, window):
     ids = window.model.ids()[:3]
     with changes(qtbot, window):
-        window.commands.create_shortlist("Order", ids)
+        shortlists.create(window.operations, "Order", ids)
     with searched(qtbot, window):
         window.sidebar.select_scope(Scope.of_shortlist("Order"))
     window.table.select_ids([ids[2]], ids[2])
@@ -96,4 +103,19 @@ def test_reordering_a_shortlist_by_keys_is_one_undo_step(qtbot, window):
         window.menus.move_up_action.trigger()
     qtbot.waitUntil(window.runner.is_idle, timeout=WAIT_MS)
     assert searching.shortlist_ids(window.desk, "Order") == [ids[0], ids[2], ids[1]]
+    assert undoable_steps(window) == before + 1
+
+
+def test_adding_to_a_shortlist_the_window_has_not_seen_yet_adds_to_it(qtbot, window):
+    """Create-or-add is decided by the service, in the write's transaction: a shortlist
+    another program made a moment ago (not in the window's overview yet) gets the papers,
+    where deciding from the overview tried to create it again and failed."""
+    ids = window.model.ids()[:2]
+    shortlist_service.create(window.desk, "Made elsewhere", ids[:1])
+    assert "Made elsewhere" not in window.commands.shortlist_names()
+    before = undoable_steps(window)
+    with changes(qtbot, window):
+        window.commands.add_to_shortlist("made elsewhere", ids)
+    assert not window.errors.shown
+    assert searching.shortlist_ids(window.desk, "Made elsewhere") == ids
     assert undoable_steps(window) == before + 1

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from paperdesk import config
 from paperdesk.core.models import Status
+from paperdesk.gui.actions import shortlists
 from paperdesk.gui.paper_table_model import Column
 from paperdesk.gui.transfers import file_stem
 from paperdesk.services import searching
@@ -238,7 +239,7 @@ def test_5_enter_and_double_click_open_the_papers_web_page(
 
 def test_5_the_papers_right_click_menu_offers_what_zotero_does(qtbot, window):
     with changes(qtbot, window):
-        window.commands.create_shortlist("Reading group")
+        shortlists.create(window.operations, "Reading group")
     window.table.select_ids(window.model.ids()[:2], window.model.ids()[0])
     menu = window.menus.paper_menu(window.commands.shortlist_names())
     texts = [a.text().replace("&", "") for a in menu.actions()]

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from paperdesk.core.models import Status
 from paperdesk.core.scope import Kind, Scope
+from paperdesk.gui.actions import shortlists, tags
 from paperdesk.gui.paper_table_model import encode_paper_ids
 from paperdesk.services import searching
 from tests.gui.test_sidebar import label
@@ -174,7 +175,7 @@ def test_alt_number_keys_toggle_the_first_coloured_tags(qtbot, window):
     # Issue 12.9: digits rate (as in the triage view); Alt+digit toggles a coloured tag.
     paper_id = select_row(qtbot, window, 0)
     with changes(qtbot, window):
-        window.commands.add_tags(["keep"], ids=[window.model.id_at(5)])
+        tags.add_tags(window.operations, [window.model.id_at(5)], ["keep"])
     window.panes.ask = ScriptedAsker(colour="#cc3333")
     with changes(qtbot, window):
         window.commands.run_sidebar_command("colour-tag", "keep")
@@ -253,7 +254,7 @@ def test_shortlists_create_add_by_drop_reorder_rename_delete(qtbot, window):
     ids = window.model.ids()[:3]
     window.table.select_ids(ids, ids[0])
     with changes(qtbot, window):
-        window.commands.create_shortlist("Reading group", window.table.selected_ids())
+        shortlists.create(window.operations, "Reading group", window.table.selected_ids())
     assert searching.shortlist_ids(window.desk, "Reading group") == ids
     item = window.sidebar.index_of(Scope(Kind.SHORTLIST, "Reading group"))
     assert label(item) == "Reading group  (3)"
@@ -308,9 +309,9 @@ def test_shortlists_create_add_by_drop_reorder_rename_delete(qtbot, window):
 def test_tags_rename_merge_delete_from_the_sidebar(qtbot, window):
     first, second = window.model.ids()[:2]
     with changes(qtbot, window):
-        window.commands.add_tags(["rnn"], ids=[first])
+        tags.add_tags(window.operations, [first], ["rnn"])
     with changes(qtbot, window):
-        window.commands.add_tags(["recurrent"], ids=[second])
+        tags.add_tags(window.operations, [second], ["recurrent"])
     window.panes.ask = ScriptedAsker(text="ml/rnn")
     with changes(qtbot, window):
         window.commands.run_sidebar_command("rename-tag", "rnn")
@@ -529,9 +530,9 @@ def test_an_unexpected_error_is_shown_once_and_the_app_keeps_working(qtbot, wind
 
 def test_a_user_error_gets_a_readable_message(qtbot, window):
     with changes(qtbot, window):
-        window.commands.create_shortlist("A")
+        shortlists.create(window.operations, "A")
     with changes(qtbot, window):
-        window.commands.create_shortlist("B")
+        shortlists.create(window.operations, "B")
     window.panes.ask = ScriptedAsker(text="A")
     window.commands.run_sidebar_command("rename-shortlist", "B")
     qtbot.waitUntil(lambda: bool(window.errors.shown), timeout=WAIT_MS)
@@ -540,7 +541,7 @@ def test_a_user_error_gets_a_readable_message(qtbot, window):
 
 def test_help_lists_the_keyboard_shortcuts(qtbot, window):
     with changes(qtbot, window):
-        window.commands.add_tags(["keep"], ids=[window.model.id_at(0)])
+        tags.add_tags(window.operations, [window.model.id_at(0)], ["keep"])
     window.panes.ask = ScriptedAsker(colour="#cc3333")
     with changes(qtbot, window):
         window.commands.run_sidebar_command("colour-tag", "keep")
@@ -653,7 +654,7 @@ def _send_drop(target, point: QPointF, mime: QMimeData) -> None:
 def test_export_dialog_previews_and_the_export_writes_the_shortlist(qtbot, window, tmp_path):
     ids = window.model.ids()[:3]
     with changes(qtbot, window):
-        window.commands.create_shortlist("Reading group", ids)
+        shortlists.create(window.operations, "Reading group", ids)
     with searched(qtbot, window):
         window.sidebar.select_scope(Scope(Kind.SHORTLIST, "Reading group"))
     window.commands.run_sidebar_command("export-shortlist", "Reading group")

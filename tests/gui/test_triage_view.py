@@ -369,3 +369,111 @@ def test_the_window_triages_by_promise_without_scikit_learn_or_scipy(seeded_libr
     )
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.splitlines() == ["[]", "0"], shown.stderr
+
+
+# --- one implementation per action: a failed save keeps the draft, a failed read the queue
+def refuse_writes(window) -> None:
+    """The library refuses every change from now on, as a read-only one does."""
+    window.desk.read_only = True
+
+
+def failed(qtbot, window) -> None:
+    """The action failed: its message is shown, and the user closes it."""
+    from PySide6.QtWidgets import QMessageBox
+
+    qtbot.waitUntil(lambda: bool(window.errors.shown), timeout=WAIT_MS)
+    for box in window.findChildren(QMessageBox):
+        box.done(QMessageBox.StandardButton.Ok)
+    window.activateWindow()  # the window's shortcuts work again
+    qtbot.waitUntil(window.isActiveWindow, timeout=WAIT_MS)
+
+
+def test_a_note_whose_save_fails_stays_a_draft_in_triage_and_in_the_detail_pane(qtbot, window):
+    view = enter_triage(qtbot, window)
+    paper_id = view.session.paper.id
+    refuse_writes(window)
+    qtbot.keyClick(view, Qt.Key.Key_N)
+    qtbot.keyClicks(view.note_bar.editor, "the proof of lemma 2 looks wrong")
+    qtbot.keyClick(view.note_bar.editor, Qt.Key.Key_Return, CTRL)
+    failed(qtbot, window)
+    assert "read-only" in window.errors.shown[-1]
+    assert stored(window, paper_id).note == ""
+
+    # N again: the editor opens on what was typed, not on the stored (empty) note.
+    qtbot.keyClick(view, Qt.Key.Key_N)
+    assert view.note_bar.editor.toPlainText() == "the proof of lemma 2 looks wrong"
+    qtbot.keyClick(view.note_bar.editor, Qt.Key.Key_Escape)
+
+    # The detail pane shows the same draft once triage is left on this paper, and saves
+    # it once the library takes changes again.
+    with qtbot.waitSignal(window.search_applied, timeout=WAIT_MS):
+        qtbot.keyClick(view, Qt.Key.Key_Escape)
+    assert window.detail.notes.paper_id() == paper_id
+    assert window.detail.notes.text() == "the proof of lemma 2 looks wrong"
+    window.desk.read_only = False
+    with qtbot.waitSignal(window.changes_applied, timeout=WAIT_MS):
+        window.detail.notes.flush()
+    assert stored(window, paper_id).note == "the proof of lemma 2 looks wrong"
+
+
+def test_a_note_whose_save_fails_in_the_detail_pane_is_the_draft_triage_opens(qtbot, window):
+    paper_id = window.model.id_at(0)
+    window.table.select_ids([paper_id], paper_id)
+    refuse_writes(window)
+    editor = window.detail.notes
+    editor.editor.setPlainText("compare with the baseline in table 3")
+    editor.flush()
+    failed(qtbot, window)
+    assert stored(window, paper_id).note == ""
+
+    view = enter_triage(qtbot, window)
+    assert view.session.paper.id == paper_id  # file order: the first paper
+    assert "compare with the baseline" in view.note.text()
+    qtbot.keyClick(view, Qt.Key.Key_N)
+    assert view.note_bar.editor.toPlainText() == "compare with the baseline in table 3"
+
+
+def test_a_paper_that_cannot_be_read_keeps_the_queue_and_says_why(qtbot, window, monkeypatch):
+    from paperdesk.core.errors import ServerUnreachable
+    from paperdesk.services import reading
+
+    view = enter_triage(qtbot, window)
+    first = view.session.paper.id
+    pending = set(view.session._round.pending)
+    reason = "the team library's server at lab:5432 cannot be reached"
+
+    def unreachable(desk, paper_id):
+        raise ServerUnreachable(reason)
+
+    real = reading.paper
+    monkeypatch.setattr(reading, "paper", unreachable)
+    qtbot.keyClick(view, Qt.Key.Key_J)
+    assert view.session._round.pending == pending  # not one paper dropped
+    assert view.session.paper is None
+    assert reason in view.empty.text() and view.empty.isVisible()
+    assert reason in view.hint.text()
+    qtbot.keyClick(view, Qt.Key.Key_S)  # nothing shown: nothing decided
+    assert window.desk.library.triage.log() == []
+
+    monkeypatch.setattr(reading, "paper", real)  # the server is back
+    qtbot.keyClick(view, Qt.Key.Key_K)
+    assert view.session.paper.id == first and not view.empty.isVisible()
+    qtbot.keyClick(view, Qt.Key.Key_J)
+    assert view.session.paper is not None and view.session.paper.id != first
+
+
+def test_hundreds_of_papers_gone_in_a_row_are_passed_over_without_recursion(qtbot, window):
+    """Another program deleted 600 papers of the queue: J passes over them in a loop
+    (recursing once per paper raised RecursionError at ~480)."""
+    from paperdesk.gui.triage_session import _Round
+
+    view = enter_triage(qtbot, window)
+    session = view.session
+    real = sorted(session._round.pending)
+    gone = list(range(10**6, 10**6 + 600))  # ids no paper has (any more)
+    ids = gone + real
+    session._round = _Round(ids, set(ids), list(ids), members=set(ids))
+    qtbot.keyClick(view, Qt.Key.Key_J)  # the paper on screen waits; the 600 are gone
+    assert session.paper is not None and session.paper.id == real[1]
+    assert session._round.pending == set(real)
+    assert session._round.shown == [real[1]]

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from paperdesk.core.errors import QueryError
+from paperdesk.core.errors import NotFoundError, QueryError
 from paperdesk.core.models import Status
 from paperdesk.services import (
     editing,
@@ -98,6 +98,20 @@ def test_shortlists_through_services_and_in_query(desk: Desk) -> None:
     assert found(desk, "in:group") == []
     history.undo(desk)
     assert found(desk, "in:group") == [12]
+
+
+def test_adding_to_a_shortlist_creates_it_when_asked_in_one_undo_step(desk: Desk) -> None:
+    shortlists.add(desk, "Fresh", [12, 7], create_missing=True)
+    assert searching.shortlist_ids(desk, "Fresh") == [12, 7]
+    assert history.labels(desk).undo == "Create shortlist Fresh with 2 papers"
+    shortlists.add(desk, "fresh", [3], create_missing=True)  # names are case-insensitive
+    assert searching.shortlist_ids(desk, "Fresh") == [12, 7, 3]
+    assert history.labels(desk).undo == "Add to fresh"
+    history.undo(desk)
+    history.undo(desk)
+    assert desk.library.shortlists.all() == []
+    with pytest.raises(NotFoundError):
+        shortlists.add(desk, "Fresh", [12])
 
 
 def test_deleting_papers_removes_them_from_search_until_undone(desk: Desk) -> None:

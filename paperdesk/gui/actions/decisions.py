@@ -1,0 +1,31 @@
+"""Triage decisions: keep, maybe or discard one paper."""
+
+from __future__ import annotations
+
+from paperdesk.core.triage import LABELS, Decision
+from paperdesk.gui.actions import Done, perform
+from paperdesk.gui.operations import Operations
+from paperdesk.gui.tasks import ErrorCallback
+from paperdesk.services import triage
+
+
+def decide(
+    operations: Operations,
+    paper_id: int,
+    decision: Decision,
+    shortlist: str | None,
+    done: Done | None = None,
+    failed: ErrorCallback | None = None,
+) -> None:
+    """Keep (onto `shortlist`, created if new), maybe or discard the paper.
+
+    The search index follows in the background (the window's catch-up) while the next
+    paper is read: the triage waits for the database only.
+    """
+    perform(
+        operations,
+        LABELS[decision],
+        lambda desk: triage.decide(desk, paper_id, decision, shortlist, index_later=True),
+        done=done,
+        failed=failed,
+    )

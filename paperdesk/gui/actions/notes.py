@@ -1,0 +1,64 @@
+"""A paper's note, and the drafts of notes the library refused to save.
+
+A save that fails keeps its text as a draft, whichever editor it came from: the
+detail pane's note editor and the triage view's note bar both open a paper's note on
+its draft, and the next save of that paper (or `NoteEditor.retry`, once a team
+library's server is back) stores it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from paperdesk.gui.operations import Operations
+from paperdesk.gui.team_offline import DRAFT_KEPT, is_offline_refusal
+from paperdesk.services import notes
+
+
+class NoteDrafts:
+    """Paper id -> the note text whose save failed, newest text of each paper."""
+
+    def __init__(self) -> None:
+        self._texts: dict[int, str] = {}
+
+    def get(self, paper_id: int) -> str | None:
+        return self._texts.get(paper_id)
+
+    def keep(self, paper_id: int, text: str) -> None:
+        self._texts[paper_id] = text
+
+    def take(self, paper_id: int) -> str | None:
+        """Forget the paper's draft (a newer save holds it now), answering what it was."""
+        return self._texts.pop(paper_id, None)
+
+    def all(self) -> dict[int, str]:
+        return dict(self._texts)
+
+
+def save_note(
+    operations: Operations,
+    drafts: NoteDrafts,
+    paper_id: int,
+    text: str,
+    tell: Callable[[str], None],
+) -> None:
+    """Store the paper's note. A refusal keeps `text` as the paper's draft; a team
+    library whose server is away says so with `tell` (the draft is saved once it is
+    back), any other failure is reported as every action's is."""
+
+    def failed(error: BaseException) -> None:
+        drafts.keep(paper_id, text)
+        if is_offline_refusal(operations.desk, error):
+            tell(DRAFT_KEPT)
+        else:
+            operations.errors.report("Saving the note", error)
+
+    def saved() -> None:
+        drafts.take(paper_id)
+
+    operations.perform(
+        "Saving the note",
+        lambda desk: notes.set_note(desk, paper_id, text),
+        on_error=failed,
+        before_apply=saved,
+    )
