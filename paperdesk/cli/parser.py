@@ -40,6 +40,7 @@ from paperdesk.core.models import Status
 from paperdesk.core.screening import ORDERS
 from paperdesk.services import duplicates, exporting, searching
 from paperdesk.services.near_duplicates import SUGGEST_THRESHOLD
+from paperdesk.services.simulating import AI_CHOICES
 
 
 def _id_list(text: str) -> list[int]:
@@ -260,9 +261,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument(
         "--relevant",
         required=True,
-        metavar="FIELD=VALUE",
-        help="which papers are relevant: venue=CORL, year=2024..2025, or title~WORD / "
-        "abstract~WORD (the word is hidden from the models)",
+        metavar="RULE",
+        help="which papers are relevant: FIELD=VALUE on any stored field or column "
+        "(venue=CORL, primary_area=RL), FIELD=LOW..HIGH (year=2024..2025), FIELD~WORDS "
+        '(title~bandit, title~"graph neural"; title and abstract words are hidden from '
+        "the models) or a 0/1 label column (label_included)",
+    )
+    sub.add_argument(
+        "--ai", choices=AI_CHOICES, default="both", help="which models replay (default both)"
     )
     sub.add_argument("--prior", type=int, default=1, help="relevant and irrelevant to start from")
     sub.add_argument("--seed", type=int, default=0)

@@ -35,7 +35,16 @@ from paperdesk.core.triage import (
     TriageStats,
     pace_per_hour,
 )
-from paperdesk.services import editing, history, notes, reading, screenings, tagging, triage
+from paperdesk.services import (
+    editing,
+    history,
+    notes,
+    reading,
+    screenings,
+    simulating,
+    tagging,
+    triage,
+)
 from paperdesk.services.desk import Desk
 from paperdesk.services.promise import order_words
 from paperdesk.services.screenings import Prisma
@@ -50,11 +59,9 @@ SCOPE_HELP = "all, undecided, tag:NAME, shortlist:NAME, saved:NAME or import:ID"
 
 
 def cmd_simulate(_desk: Desk | None, args: argparse.Namespace) -> int:
-    # Imported here: scikit-learn takes ~1.5 s to import, which every other command
-    # (each one a process of its own) would pay at start.
-    from paperdesk.services import simulating
-
-    result = simulating.simulate_file(Path(args.file), args.relevant, args.prior, args.seed)
+    rule = simulating.relevance_rule(args.relevant)  # refused at once when malformed
+    records = simulating.labelled_records(Path(args.file), rule, args.prior)
+    result = simulating.simulate_records(records, rule, args.prior, args.seed, args.ai)
     if args.json:
         print(result.to_json())
     else:

@@ -1,101 +1,176 @@
-"""`--relevant FIELD=VALUE`: which papers a simulation counts as relevant.
+"""`--relevant RULE`: which papers a simulation counts as relevant.
 
-    venue=CORL          the venue, case-insensitive
-    year=2025           one year; `year=2017..2018`, `year=2020..`, `year=..2018` ranges
-    title~bandit        the title has a word starting with `bandit` (bandit, bandits);
-    abstract~privacy    ...the same for the abstract
+    venue=CORL              a field equals a value, case-insensitive; any stored field or
+    primary_area=RL         column of the file (CSV column, JSON key, RIS tag) will do
+    year=2017..2018         a range on a number (`2020..`, `..2018` open at one end)
+    title~bandit            the field has every word (as a word start: bandit, bandits)
+    title~"graph neural"    ...or the phrase
+    label_included          a 0/1 label column, as screening datasets have it (1 relevant)
 
-A `~` rule defines a topic by a word, so that word is hidden from the model (cut out of
-the title and the abstract it reads): otherwise the model would only learn to spot the
-word that defines the label, and the simulation would measure nothing.
+A `~` rule on the title or the abstract defines a topic by words, so those words are
+hidden from the model (cut out of the title and the abstract it reads): otherwise the
+model would only learn to spot the words that define the label, and the simulation
+would measure nothing.
+
+Parsing needs nothing heavy, so a wrong rule is refused at once (before scikit-learn is
+imported); `check` then refuses a rule the file cannot answer (no such field, a label
+column with values other than 0 and 1) naming the file and the line.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.models import PaperRecord
 from paperdesk.ranking.reading import hidden_words_pattern
 
-_RULE = re.compile(r"^\s*(?P<field>[A-Za-z]+)\s*(?P<op>=|~)\s*(?P<value>.*?)\s*$")
-_YEAR_RANGE = re.compile(r"^(?P<low>\d{4})?\s*\.\.\s*(?P<high>\d{4})?$")
-_EQUAL_FIELDS = ("venue", "year")
-_WORD_FIELDS = ("title", "abstract")
+_RULE = re.compile(r"^\s*(?P<field>[A-Za-z_][\w.-]*)\s*(?:(?P<op>=|~)\s*(?P<value>.*?))?\s*$")
+_RANGE = re.compile(r"^(?P<low>-?\d+(?:\.\d+)?)?\s*\.\.\s*(?P<high>-?\d+(?:\.\d+)?)?$")
+_HIDDEN_FIELDS = ("title", "abstract")
+_TRUE, _FALSE = frozenset({"1", "1.0", "true", "yes"}), frozenset({"0", "0.0", "false", "no", ""})
+EXPECTED = (
+    "expected FIELD=VALUE, FIELD=LOW..HIGH, FIELD~WORDS or a 0/1 label column,"
+    " e.g. venue=CORL, year=2020..2022, title~bandit, label_included"
+)
 
 
 @dataclass(frozen=True)
 class RelevanceRule:
-    """A parsed `--relevant` rule: which records are relevant, and which words to hide."""
+    """A parsed `--relevant` rule: which records are relevant, and which words to hide.
+
+    `field` is the field it reads ("" for a rule built in code); `label` marks a 0/1
+    label column, whose values `check` verifies."""
 
     text: str
     is_relevant: Callable[[PaperRecord], bool]
     hidden_words: tuple[str, ...] = ()
+    field: str = ""
+    label: bool = False
+
+    def check(self, records: Sequence[PaperRecord], file: str) -> None:
+        """InvalidValueError when the records cannot answer the rule: no record has the
+        field, a label column holds something other than 0 and 1, or nothing is relevant."""
+        if not self.field:
+            return
+        present = [field_values(r, self.field) for r in records]
+        if not any(present):
+            known = sorted({name for r in records for name in field_names(r)})
+            raise InvalidValueError(
+                f"--relevant {self.text!r}: no paper in {file} has a field {self.field!r}"
+                f" (fields: {', '.join(known[:20])})"
+            )
+        if self.label:
+            for record, values in zip(records, present, strict=True):
+                for value in values:
+                    if value.strip().casefold() not in _TRUE | _FALSE:
+                        where = f"{file}, line {record.line}" if record.line else file
+                        raise InvalidValueError(
+                            f"--relevant {self.text!r}: {where}: {self.field} is {value!r},"
+                            " expected 1 or 0"
+                        )
+        if not any(self.is_relevant(r) for r in records):
+            raise InvalidValueError(
+                f"--relevant {self.text!r}: no paper in {file} is relevant by this rule"
+            )
 
 
 def parse_relevant(text: str) -> RelevanceRule:
     """The rule `text` names; InvalidValueError with a one-line reason when it is wrong."""
     match = _RULE.match(text)
     if match is None:
-        raise InvalidValueError(
-            f"--relevant {text!r}: expected FIELD=VALUE or FIELD~WORD, e.g. venue=CORL"
-        )
-    field, op, value = match["field"].lower(), match["op"], match["value"]
+        raise InvalidValueError(f"--relevant {text!r}: {EXPECTED}")
+    field, op, value = match["field"].casefold(), match["op"], (match["value"] or "")
+    if op is None:
+        return RelevanceRule(text, _label_is_one(field), field=field, label=True)
     if not value:
         raise InvalidValueError(f"--relevant {text!r}: no value after {op!r}")
     if op == "=":
-        if field == "venue":
-            return RelevanceRule(text, _venue_is(value))
-        if field == "year":
-            return RelevanceRule(text, _year_in(*_year_bounds(text, value)))
-        raise InvalidValueError(
-            f"--relevant {text!r}: '=' works on {', '.join(_EQUAL_FIELDS)}, not {field!r}"
-        )
-    if field not in _WORD_FIELDS or not re.fullmatch(r"\w+", value):
-        raise InvalidValueError(
-            f"--relevant {text!r}: '~' takes one word in {' or '.join(_WORD_FIELDS)},"
-            " e.g. title~bandit"
-        )
-    return RelevanceRule(text, _has_word(field, value), hidden_words=(value,))
+        bounds = _RANGE.match(value)
+        if bounds is not None and (bounds["low"] or bounds["high"]):
+            low = float(bounds["low"]) if bounds["low"] else None
+            high = float(bounds["high"]) if bounds["high"] else None
+            if low is not None and high is not None and low > high:
+                raise InvalidValueError(f"--relevant {text!r}: the range is empty ({value})")
+            return RelevanceRule(text, _in_range(field, low, high), field=field)
+        return RelevanceRule(text, _equals(field, value), field=field)
+    phrase = value.startswith('"') and value.endswith('"') and len(value) > 2
+    words = re.findall(r"\w+", value)
+    if not words:
+        raise InvalidValueError(f"--relevant {text!r}: '~' takes words, e.g. title~bandit")
+    hidden = tuple(words) if field in _HIDDEN_FIELDS else ()
+    matches = _has_phrase(field, words) if phrase else _has_words(field, words)
+    return RelevanceRule(text, matches, hidden_words=hidden, field=field)
 
 
-def _venue_is(value: str) -> Callable[[PaperRecord], bool]:
-    wanted = value.casefold()
-    return lambda record: (record.venue or "").strip().casefold() == wanted
+def field_names(record: PaperRecord) -> list[str]:
+    """The fields a rule may name on this record: its own and its source's."""
+    own = [name for name in _OWN_FIELDS if _OWN_FIELDS[name](record)]
+    return own + [name.strip().casefold() for name, _ in record.raw_fields]
 
 
-def _year_bounds(text: str, value: str) -> tuple[int | None, int | None]:
-    if value.isdigit() and len(value) == 4:
-        return int(value), int(value)
-    match = _YEAR_RANGE.match(value)
-    if match is None or not (match["low"] or match["high"]):
-        raise InvalidValueError(
-            f"--relevant {text!r}: a year is 2025, 2017..2018, 2020.. or ..2018"
-        )
-    low = int(match["low"]) if match["low"] else None
-    high = int(match["high"]) if match["high"] else None
-    if low is not None and high is not None and low > high:
-        raise InvalidValueError(f"--relevant {text!r}: the range is empty ({low} > {high})")
-    return low, high
+def field_values(record: PaperRecord, field: str) -> list[str]:
+    """The record's values of `field` (a stored field first, else the source's own)."""
+    if field in _OWN_FIELDS:
+        return _OWN_FIELDS[field](record)
+    return [value for name, value in record.raw_fields if name.strip().casefold() == field]
 
 
-def _year_in(low: int | None, high: int | None) -> Callable[[PaperRecord], bool]:
+def _text(value: object) -> list[str]:
+    return [str(value)] if value not in (None, "") else []
+
+
+_OWN_FIELDS: dict[str, Callable[[PaperRecord], list[str]]] = {
+    "title": lambda r: _text(r.title),
+    "abstract": lambda r: _text(r.abstract),
+    "venue": lambda r: _text(r.venue),
+    "year": lambda r: _text(r.year),
+    "authors": lambda r: list(r.authors),
+    "doi": lambda r: _text(r.ids.doi),
+    "arxiv": lambda r: _text(r.ids.arxiv),
+    "openreview": lambda r: _text(r.ids.openreview),
+    "url": lambda r: _text(r.ids.url),
+    "entry_type": lambda r: _text(r.entry_type),
+}
+
+
+def _equals(field: str, value: str) -> Callable[[PaperRecord], bool]:
+    wanted = value.strip().casefold()
+    return lambda record: any(v.strip().casefold() == wanted for v in field_values(record, field))
+
+
+def _in_range(field: str, low: float | None, high: float | None) -> Callable[[PaperRecord], bool]:
     def is_relevant(record: PaperRecord) -> bool:
-        year = record.year
-        if year is None:
-            return False
-        return (low is None or year >= low) and (high is None or year <= high)
+        for value in field_values(record, field):
+            try:
+                number = float(value.strip())
+            except ValueError:
+                continue
+            if (low is None or number >= low) and (high is None or number <= high):
+                return True
+        return False
 
     return is_relevant
 
 
-def _has_word(field: str, word: str) -> Callable[[PaperRecord], bool]:
-    pattern = hidden_words_pattern([word])
-    assert pattern is not None  # `word` was checked to be one word
+def _has_words(field: str, words: Sequence[str]) -> Callable[[PaperRecord], bool]:
+    patterns = [hidden_words_pattern([word]) for word in words]
 
     def is_relevant(record: PaperRecord) -> bool:
-        return pattern.search(getattr(record, field)) is not None
+        text = " ".join(field_values(record, field))
+        return all(p is not None and p.search(text) is not None for p in patterns)
 
     return is_relevant
+
+
+def _has_phrase(field: str, words: Sequence[str]) -> Callable[[PaperRecord], bool]:
+    pattern = re.compile(
+        r"\b" + r"\W+".join(re.escape(word) for word in words) + r"\w*", re.IGNORECASE
+    )
+    return lambda record: pattern.search(" ".join(field_values(record, field))) is not None
+
+
+def _label_is_one(field: str) -> Callable[[PaperRecord], bool]:
+    return lambda record: any(v.strip().casefold() in _TRUE for v in field_values(record, field))

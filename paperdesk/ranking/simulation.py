@@ -151,6 +151,7 @@ def simulate_seeds(
     rule: str = "",
     hidden_words: Sequence[str] = (),
     with_baseline: bool = True,
+    with_ours: bool = True,
     retrain_growth: float = DEFAULT_RETRAIN_GROWTH,
     stop_recall: float = 1.0,
 ) -> list[SimulationResult]:
@@ -168,13 +169,19 @@ def simulate_seeds(
             f" a prior of {prior} needs at least {prior} relevant and {prior} irrelevant"
         )
     stop = metrics.needed(n_relevant, stop_recall)
-    ours = FeatureMatrix.build(enumerate(records), hidden=hidden_words).matrix
+    ours = (
+        FeatureMatrix.build(enumerate(records), hidden=hidden_words).matrix if with_ours else None
+    )
     theirs = baseline_features(records, hidden_words) if with_baseline else None
     results = []
     for seed in seeds:
         schedule = (prior_rows(y, prior, seed), retrain_growth, stop)
         ours_learner, their_learner = seeded(LEARNER, seed), seeded(baseline_learner(), seed)
-        runs = [replay(OURS, ours, y, ours_learner, *schedule, presumed=PRESUMED_IRRELEVANT)]
+        runs = []
+        if ours is not None:
+            runs.append(
+                replay(OURS, ours, y, ours_learner, *schedule, presumed=PRESUMED_IRRELEVANT)
+            )
         if theirs is not None:
             runs.append(replay(BASELINE, theirs, y, their_learner, *schedule, presumed=0))
         results.append(

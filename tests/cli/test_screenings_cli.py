@@ -127,3 +127,59 @@ def test_at_a_terminal_the_loop_reads_single_keys_without_enter(library: Path) -
     assert "2 of 12 decided" in tail
     out = run(library, "stats", "--json").stdout
     assert json.loads(out)["triage"]["prisma"]["excluded: off topic"] == 1
+
+
+REFUSAL_PROBE = """
+import sys, time
+from paperdesk.cli.main import main
+started = time.perf_counter()
+code = main(["simulate", sys.argv[1], "--relevant", sys.argv[2]])
+print(code, "sklearn" in sys.modules, round(time.perf_counter() - started, 3))
+"""
+
+
+@pytest.mark.parametrize(
+    ("rule", "says"),
+    [
+        ("primary_area<x", "expected FIELD=VALUE"),
+        ("colour=red", "has a field 'colour'"),
+        ("primary_area", "primary_area is 'generative chemistry', expected 1 or 0"),
+    ],
+)
+def test_simulate_refuses_a_bad_rule_in_under_a_second(rule: str, says: str) -> None:
+    shown = subprocess.run(
+        [sys.executable, "-c", REFUSAL_PROBE, str(MOLECULES), rule],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+        timeout=60,
+    )
+    code, imported, seconds = shown.stdout.split()
+    assert (code, imported) == ("1", "False") and float(seconds) < 1.0
+    assert says in shown.stderr and shown.stderr.strip().count("\n") == 0
+
+
+def test_simulate_reads_a_label_column_and_any_field_with_the_ai_chosen(tmp_path: Path) -> None:
+    out = run(
+        tmp_path / "unused",
+        "simulate",
+        str(MOLECULES),
+        "--relevant",
+        "label_included",
+        "--ai",
+        "ours",
+        "--json",
+    ).stdout
+    result = json.loads(out)
+    assert (result["n_relevant"], [r["method"] for r in result["runs"]]) == (4, ["ours"])
+    area = run(
+        tmp_path / "unused",
+        "simulate",
+        str(MOLECULES),
+        "--relevant",
+        "primary_area=generative chemistry",
+        "--ai",
+        "baseline",
+    ).stdout
+    assert "4 of 12 papers" in area and "baseline" in area and "\nours" not in area
