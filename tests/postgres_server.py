@@ -3,8 +3,14 @@
 The server's binaries are found where Debian puts them (/usr/lib/postgresql/N/bin) or
 on PATH; without them the team tests skip. PostgreSQL refuses to run as root, so as
 root the server runs as the `postgres` user (Debian's package creates it). The cluster
-lives in a temporary folder, listens on a free localhost port, trusts local logins
-(no password to leak) and is stopped at the end of the session.
+lives in a temporary folder, listens on a free localhost port and is stopped at the end
+of the session.
+
+It checks passwords over TCP (scram-sha-256), as a lab's server would: every role has
+one, and the clients find them in a password file (PGPASSFILE), as the README tells
+users to keep them, never in an address. A team database's roles are set up by
+paperdesk itself (`team init`, `team add-member`): alice owns it, the other USERS are
+members, READER only reads.
 """
 
 from __future__ import annotations
@@ -23,8 +29,14 @@ from pathlib import Path
 import pytest
 
 #: The people of the concurrency tests: each a role of the server, so the history
-#: names who did what.
+#: names who did what. alice owns the team databases (and may create roles).
 USERS = ("alice", "bob", "carol", "dave", "erin")
+#: A role that may only read a team database.
+READER = "rita"
+
+
+def password_of(user: str) -> str:
+    return f"{user}-pw-7Qz"
 
 
 @dataclass(frozen=True)
@@ -35,25 +47,35 @@ class PostgresServer:
         return f"postgresql://{user}@localhost:{self.port}/{database}"
 
     def create_database(self) -> str:
-        """A new, empty database owned by alice; returns its name."""
+        """A new, empty database owned by alice (no tables, no roles); returns its name."""
         import psycopg
 
         name = f"team_{uuid.uuid4().hex[:12]}"
         with psycopg.connect(self.url("postgres", "postgres"), autocommit=True) as connection:
             connection.execute(f'CREATE DATABASE "{name}" OWNER alice')
-            # Every user may connect and change the shared tables alice's client creates.
-            for user in USERS:
-                connection.execute(f'GRANT ALL ON DATABASE "{name}" TO {user}')
-        with psycopg.connect(self.url(name, "alice"), autocommit=True) as connection:
-            connection.execute(
-                "ALTER DEFAULT PRIVILEGES FOR ROLE alice IN SCHEMA public "
-                f"GRANT ALL ON TABLES TO {', '.join(USERS)}"
-            )
-            connection.execute(
-                "ALTER DEFAULT PRIVILEGES FOR ROLE alice IN SCHEMA public "
-                f"GRANT ALL ON SEQUENCES TO {', '.join(USERS)}"
-            )
         return name
+
+    def create_team_database(self) -> str:
+        """A team library set up as its owner would: alice opens it (creating the
+        tables), runs `team init`, and adds the other USERS as members and READER as
+        a reader."""
+        name = self.create_database()
+        self.set_up_team(name)
+        return name
+
+    def set_up_team(self, name: str) -> None:
+        """alice opens the database (creating or upgrading its tables) and sets up its
+        roles: the other USERS members, READER a reader."""
+        from paperdesk.store.library import Library
+
+        library = Library.open(self.url(name, "alice"))
+        try:
+            library.init_team()
+            for user in USERS[1:]:
+                library.add_member(user, "member", None)
+            library.add_member(READER, "reader", None)
+        finally:
+            library.close()
 
 
 def find_binaries() -> Path | None:
@@ -110,7 +132,8 @@ def postgres_server() -> Iterator[PostgresServer]:
                 str(data),
                 "-U",
                 "postgres",
-                "--auth=trust",
+                "--auth-local=trust",
+                "--auth-host=scram-sha-256",
                 "-E",
                 "UTF8",
             ]
@@ -139,14 +162,35 @@ def postgres_server() -> Iterator[PostgresServer]:
         capture_output=True,
     )
     server = PostgresServer(port)
+    passwords = root / "pgpass"  # any port: some tests connect through a proxy
+    people = ("postgres", *USERS, READER)
+    passwords.write_text(
+        "".join(f"localhost:*:*:{user}:{password_of(user)}\n" for user in people),
+        encoding="utf-8",
+    )
+    passwords.chmod(0o600)
+    saved = os.environ.get("PGPASSFILE")
+    os.environ["PGPASSFILE"] = str(passwords)  # the clients' (and the CLI's) password file
     try:
         import psycopg
 
-        with psycopg.connect(server.url("postgres", "postgres"), autocommit=True) as connection:
-            for user in USERS:
-                connection.execute(f"CREATE ROLE {user} LOGIN")
+        # Over the local socket, which trusts the server's own user: the only login
+        # without a password, to give postgres one.
+        with psycopg.connect(
+            host=str(root), port=port, user="postgres", dbname="postgres", autocommit=True
+        ) as connection:
+            connection.execute(f"ALTER ROLE postgres PASSWORD '{password_of('postgres')}'")
+            for user in (*USERS, READER):
+                rights = " CREATEROLE" if user == "alice" else ""
+                connection.execute(
+                    f"CREATE ROLE {user} LOGIN{rights} PASSWORD '{password_of(user)}'"
+                )
         yield server
     finally:
+        if saved is None:
+            os.environ.pop("PGPASSFILE", None)
+        else:
+            os.environ["PGPASSFILE"] = saved
         subprocess.run(
             _as_server_user([str(binaries / "pg_ctl"), "-D", str(data), "-m", "fast", "stop"]),
             check=False,
@@ -157,5 +201,6 @@ def postgres_server() -> Iterator[PostgresServer]:
 
 @pytest.fixture
 def team_database(postgres_server: PostgresServer) -> str:
-    """A fresh database on the session's server (its name)."""
-    return postgres_server.create_database()
+    """A fresh team library on the session's server (its database's name), its roles
+    set up (PostgresServer.create_team_database)."""
+    return postgres_server.create_team_database()

@@ -332,13 +332,14 @@ def cmd_history(desk: Desk, args: argparse.Namespace) -> int:
                     "actor": e.actor,
                     "at": e.at.isoformat(),
                     "undone": e.undone,
+                    "undone_by": e.undone_by,
                 }
                 for e in entries
             ]
         )
         return 0
     for entry in entries:
-        undone = "  (undone)" if entry.undone else ""
+        undone = f"  (undone by {entry.undone_by or entry.actor})" if entry.undone else ""
         print(f"{entry.at:%Y-%m-%d %H:%M}  {entry.actor:<10}  {entry.action}{undone}")
     return 0
 

@@ -33,6 +33,7 @@ from paperdesk.cli.commands import (
     cmd_undo,
 )
 from paperdesk.cli.screening_commands import cmd_screenings
+from paperdesk.cli.team_commands import add_team_parser
 from paperdesk.cli.triage_commands import SCOPE_HELP, cmd_simulate, cmd_triage
 from paperdesk.config import BACKUP_DIR
 from paperdesk.core.fields import RELEVANCE
@@ -67,8 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"paperdesk {__version__}")
     parser.add_argument(
         "--library",
-        metavar="DIR",
-        help="library folder (default: $PAPERDESK_LIBRARY or the user data folder)",
+        metavar="DIR|URL",
+        help="library folder, or a team library's address postgresql://user@host/database "
+        "(its password in ~/.pgpass or asked; default: $PAPERDESK_LIBRARY or the user data "
+        "folder)",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log what happens")
     gui = parser.add_argument_group("desktop app")
@@ -278,8 +281,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="the figures and the curves (up to a recall of 0.95) as JSON",
     )
     sub.set_defaults(needs_library=False)
-    command("undo", cmd_undo, "undo the last change")
-    command("redo", cmd_undo, "redo the last undone change")
+    command("undo", cmd_undo, "undo your last change")
+    command("redo", cmd_undo, "redo your last undone change")
+    add_team_parser(commands)
     sub = command("history", cmd_history, "recent changes (who, when, what)")
     sub.add_argument("--limit", type=int, default=20)
     sub.add_argument("--json", action="store_true")

@@ -203,6 +203,8 @@ class HistoryEntry:
     actor: str
     at: datetime
     undone: bool
+    #: Who undid it (None while it stands).
+    undone_by: str | None = None
 
 
 @dataclass(frozen=True)

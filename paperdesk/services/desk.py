@@ -155,11 +155,13 @@ class Desk:
         on_wait: Notice | None = None,
     ) -> Desk:
         """Open (creating its tables if needed) the team library at `address`, and bring
-        this machine's index of it up to date. Changes are recorded as the address's user."""
+        this machine's index of it up to date. Changes are recorded as the role the server
+        authenticated (never a name the environment gives)."""
         folder = team_state_dir(address)
         _make_folder(folder)
-        library = Library.open(address.url, actor=address.user)
-        desk = cls(folder, library, FullTextIndex(folder / INDEX_DIR), False, on_wait, address)
+        library = Library.open(address.url)
+        read_only = not library.may_write()  # a reader's role: the server refuses writes
+        desk = cls(folder, library, FullTextIndex(folder / INDEX_DIR), read_only, on_wait, address)
         if ensure_index:
             desk.ensure_index(progress)
         return desk

@@ -122,7 +122,7 @@ def commit(
         # An import that changes no paper has nothing to take back: at 100,000 papers its
         # backup was a copy of the whole 223 MB database for nothing.
         rolling_backups.before_import(desk)
-    new_ids = desk.library.imports.commit(
+    committed = desk.library.imports.commit(
         description,
         plan.new_papers,
         updates=plan.updates,
@@ -132,7 +132,7 @@ def commit(
         cancelled=cancelled,
         user=plan.user,
     )
-    report.added_ids = new_ids
+    new_ids = report.added_ids = committed.new_ids
     # An entry merged into a paper an earlier entry added names it now that it has an id.
     report.matches = [
         EntryMatch(m.line, new_ids[-m.paper_id - 1], m.outcome, m.evidence) if m.paper_id < 0 else m
@@ -148,7 +148,7 @@ def commit(
         ids_of([*new_ids, *updated]),
         papers_added_or_removed=bool(new_ids),
         imports=True,
-        history_id=desk.library.history.recent(1)[0].id,
+        history_id=committed.history_id,
     )
     # The index is behind on purpose until index_import: no full rebuild at the next action.
     _await_indexing(desk, changes)

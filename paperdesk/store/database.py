@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, Engine, Integer, cast, delete, insert, select, update
+from sqlalchemy import Connection, Engine, Integer, cast, delete, insert, select, text, update
 
 from paperdesk.store.journal import Journal, Step
 from paperdesk.store.tables import history_t, meta_t, now
@@ -31,6 +31,10 @@ class Write:
     connection: Connection
     journal: Journal
     description: str
+    #: The action's history row, once the action recorded it (the id comes from the
+    #: action's own transaction: reading "the newest" after the commit could name
+    #: another member's action).
+    history_id: int | None = None
 
 
 class Database:
@@ -40,7 +44,11 @@ class Database:
         self, engine: Engine, actor: str | None = None, recorder: ChangeRecorder | None = None
     ) -> None:
         self.engine = engine
-        self.actor = actor or _current_user()
+        # A team library's member is the role its server authenticated, whatever the
+        # client's environment says (LOGNAME, USER, PGUSER): the server stamps its
+        # history with the same name (migration 0007).
+        server_user = _server_user(engine) if engine.dialect.name != "sqlite" else None
+        self.actor: str = server_user or actor or _current_user()
         self.recorder = recorder
         #: Whose own notes and ratings this program reads and writes: the actor in a
         #: team library (store/member_values.py); None in the personal library, where
@@ -77,16 +85,22 @@ class Database:
             yield write
             if journal.steps or not undoable:
                 if undoable:
-                    # A new action forgets what could have been redone (as every editor does).
-                    connection.execute(delete(history_t).where(history_t.c.undone.is_(True)))
-                connection.execute(
-                    insert(history_t).values(
+                    # A new action forgets what its member could have redone (as every
+                    # editor does); what others undid stays theirs to redo.
+                    redoable = delete(history_t).where(history_t.c.undone.is_(True))
+                    if self.member is not None:
+                        redoable = redoable.where(history_t.c.actor == self.member)
+                    connection.execute(redoable)
+                write.history_id = connection.scalar(
+                    insert(history_t)
+                    .values(
                         action=write.description,
                         actor=self.actor,
                         at=now(),
                         undone=False,
                         payload=journal.to_json() if undoable else json.dumps({"undoable": False}),
                     )
+                    .returning(history_t.c.id)
                 )
                 self.committing(connection, journal.steps)
 
@@ -155,7 +169,14 @@ def bump_generation(connection: Connection) -> int:
     return int(raised)  # the row exists from migration 0004 on
 
 
+def _server_user(engine: Engine) -> str:
+    """The role the database server authenticated this program as."""
+    with engine.connect() as connection:
+        return str(connection.scalar(text("SELECT session_user")))
+
+
 def _current_user() -> str:
+    """Who changes a personal library: the login (a team library asks its server)."""
     try:
         return getpass.getuser()
     except (KeyError, OSError):  # no login name (containers): still record something

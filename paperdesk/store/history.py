@@ -26,8 +26,8 @@ class HistoryStore(SubStore):
         """What Undo and Redo would do now, read at one moment."""
         with self._db.read() as connection:
             undo, redo = (
-                replay_candidate(connection, undone=False),
-                replay_candidate(connection, undone=True),
+                replay_candidate(connection, undone=False, actor=self._db.member),
+                replay_candidate(connection, undone=True, actor=self._db.member),
             )
         return UndoLabels(undo.action if undo else None, redo.action if redo else None)
 
@@ -39,7 +39,7 @@ class HistoryStore(SubStore):
 
     def _replay(self, *, undo: bool) -> Changes | None:
         with self._db.transaction() as connection:
-            entry = replay_candidate(connection, undone=not undo)
+            entry = replay_candidate(connection, undone=not undo, actor=self._db.member)
             if entry is None:
                 return None
             payload = connection.scalar(
@@ -57,7 +57,9 @@ class HistoryStore(SubStore):
             apply_states(connection, steps, undo=undo)
             touched_after = papers_touched(connection, steps)
             connection.execute(
-                update(history_t).where(history_t.c.id == entry.id).values(undone=undo)
+                update(history_t)
+                .where(history_t.c.id == entry.id)
+                .values(undone=undo, undone_by=self._db.actor if undo else None)
             )
             self._db.committing(connection, steps)
         tables = {s.table for s in steps}
@@ -75,11 +77,14 @@ class HistoryStore(SubStore):
 
 
 def _entry(row: Row[Any]) -> HistoryEntry:
-    return HistoryEntry(row.id, row.action, row.actor, row.at, row.undone)
+    return HistoryEntry(row.id, row.action, row.actor, row.at, row.undone, row.undone_by)
 
 
-def replay_candidate(connection: Connection, *, undone: bool) -> HistoryEntry | None:
-    """The next action to undo (the newest done) or redo (the oldest undone).
+def replay_candidate(
+    connection: Connection, *, undone: bool, actor: str | None
+) -> HistoryEntry | None:
+    """The next action to undo (the newest done) or redo (the oldest undone); in a team
+    library (`actor` given: the member) the member's own, never another's.
 
     Only journaled actions count: a restore's row records that it happened but holds
     no journal, so undo steps over it.
@@ -91,6 +96,8 @@ def replay_candidate(connection: Connection, *, undone: bool) -> HistoryEntry | 
         .order_by(order)
         .limit(1)
     )
+    if actor is not None:
+        query = query.where(history_t.c.actor == actor)
     row = connection.execute(query).first()
     return _entry(row) if row else None
 

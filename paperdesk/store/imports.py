@@ -87,6 +87,15 @@ class _InMemory:
             yield self._papers[start : start + INSERT_CHUNK]
 
 
+@dataclass(frozen=True)
+class ImportCommit:
+    """What an import wrote: its new papers' ids, and its own history row (the one a
+    cancel withdraws; None when it changed nothing)."""
+
+    new_ids: list[int]
+    history_id: int | None
+
+
 @dataclass
 class PlanBasis:
     """The library an import was planned against: how many papers, the highest id, and
@@ -168,10 +177,11 @@ class ImportStore(SubStore):
         basis: PlanBasis | None = None,
         cancelled: Callable[[], bool] | None = None,
         user: Mapping[int, UserData] | None = None,
-    ) -> list[int]:
+    ) -> ImportCommit:
         """Write one file's import in one transaction, as one undoable action; returns
-        the new papers' ids, in order. The new papers may come a chunk at a time
-        (`PaperChunks`: a plan's papers are kept in a file until written).
+        the new papers' ids, in order, and the import's history row. The new papers
+        may come a chunk at a time (`PaperChunks`: a plan's papers are kept in a file
+        until written).
 
         `updates` are merged values by paper id; a negative id -n is the n-th new paper.
         `user` is the user data (tags, note, shortlists) the file gives papers, by the
@@ -220,7 +230,7 @@ class ImportStore(SubStore):
                 w.journal.added_papers(new_ids[0], new_ids[-1])
             if cancelled is not None and cancelled():
                 raise Cancelled  # leaving the block by an exception rolls the whole file back
-        return new_ids
+        return ImportCommit(new_ids, w.history_id)
 
     def remember_indexing(self, generation: int, paper_ids: Collection[int]) -> None:
         """Note that an import's papers wait to be indexed, the library being at
@@ -259,7 +269,7 @@ class ImportStore(SubStore):
         1.3 GB for 100,000 papers, where this takes a few seconds and no memory.
         """
         with self._db.transaction() as connection:
-            entry = replay_candidate(connection, undone=False)
+            entry = replay_candidate(connection, undone=False, actor=self._db.member)
             if entry is None or entry.id != history_id:
                 return None
             payload = connection.scalar(

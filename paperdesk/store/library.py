@@ -27,11 +27,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 from sqlalchemy.exc import OperationalError
 
 from paperdesk.core.team_url import mask
-from paperdesk.store import change_log
+from paperdesk.store import change_log, team_roles
 from paperdesk.store.annotations import AnnotationStore
 from paperdesk.store.database import Database
 from paperdesk.store.db import make_engine, make_read_only_engine
@@ -135,6 +135,24 @@ class Library:
     def actor(self) -> str:
         """Who this program's changes are recorded as."""
         return self._db.actor
+
+    def may_write(self) -> bool:
+        """Whether the server lets this program change the library (a team library's
+        readers may not: store/team_roles.py)."""
+        if not self.shared:
+            return True
+        with self._db.read() as connection:
+            query = text("SELECT has_table_privilege('history', 'INSERT')")
+            return bool(connection.scalar(query))
+
+    def init_team(self) -> str:
+        """Set up this team library's roles and grants (store/team_roles.py); returns the
+        owner who did."""
+        return team_roles.init_team(self._db.engine)
+
+    def add_member(self, name: str, level: str, password: str | None) -> bool:
+        """Let `name` into this team library at `level`; True when the role was created."""
+        return team_roles.add_member(self._db.engine, name, level, password)
 
     def generation(self) -> int:
         """A counter raised by every committed write; the index stores the one it reflects."""

@@ -25,6 +25,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 
@@ -124,6 +125,10 @@ def import_member_values(w: Write, user: Mapping[int, UserData], member: str) ->
                 given[paper_id, note.member] = (rating, note.body, note.when)
         elif data.rating or data.note:
             given[paper_id, member] = (data.rating or 0, data.note, None)
+    if not _may_write_others(w.connection):
+        # The server lets only an owner write others' values (migration 0007): a
+        # member's import keeps their own.
+        given = {key: value for key, value in given.items() if key[1] == member}
     ids = sorted({paper_id for paper_id, _ in given})
     for chunk in chunked(ids):
         wanted = set(chunk)
@@ -200,6 +205,18 @@ def _write(w: Write, ids: list[int], member: str, **values: object) -> None:
         w.connection.execute(
             delete(_t).where(_mine(ids, member), _t.c.rating == 0, _t.c.note == "")
         )
+
+
+def _may_write_others(connection: Connection) -> bool:
+    """Whether the server lets this role write other members' notes and ratings."""
+    return bool(
+        connection.scalar(
+            text(
+                "SELECT paperdesk_is_owner() OR (SELECT rolsuper OR rolbypassrls "
+                "FROM pg_roles WHERE rolname = session_user)"
+            )
+        )
+    )
 
 
 def _mine(ids: list[int], member: str) -> ColumnElement[bool]:

@@ -17,11 +17,12 @@ from sqlalchemy import Engine, inspect, text
 
 from paperdesk.core.errors import LibraryError, ReadOnlyLibraryError
 from paperdesk.store.sqlite_copies import backup_sqlite
+from paperdesk.store.team_roles import act_as_owner_group
 
 log = logging.getLogger(__name__)
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 #: The newest migration in migrations/versions (a test keeps the two in step).
-SCHEMA_HEAD = "0006"
+SCHEMA_HEAD = "0007"
 
 
 def current_revision(engine: Engine) -> str | None:
@@ -82,6 +83,8 @@ def _upgrade(
         backup_path = backup_sqlite(db_path, backup_dir, reason=f"before-upgrade-{current}")
         log.info("backed up %s to %s before upgrading its schema", db_path, backup_path)
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            act_as_owner_group(connection)
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 

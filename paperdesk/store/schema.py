@@ -253,6 +253,8 @@ class HistoryRow(Base):
     actor: Mapped[str] = mapped_column(String)
     at: Mapped[datetime] = mapped_column(DateTime, index=True)
     undone: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Who took the action back (a team library's server stamps it: migration 0007).
+    undone_by: Mapped[str | None] = mapped_column(String, nullable=True)
     payload: Mapped[str] = mapped_column(Text)
 
 

@@ -35,12 +35,24 @@ def translate_server_errors(engine: Engine, masked: str) -> None:
         if isinstance(error, psycopg.OperationalError):
             raise server_error(error, masked) from error
         if isinstance(error, psycopg.errors.InsufficientPrivilege):
-            # A user other than the owner opening a library without tables, or a
-            # user the owner has not granted the tables to.
-            reason = " ".join(str(error).split())
-            raise LibraryError(f"the team library {masked} refused: {reason}") from error
+            raise refusal(error, masked) from error
 
     event.listen(engine, "handle_error", on_error)
+
+
+def refusal(error: psycopg.errors.InsufficientPrivilege, masked: str) -> LibraryError:
+    """What the server refused this role, and what an owner grants to allow it."""
+    reason = " ".join(str(error).split())
+    if "row-level security" in reason or "only " in reason or "not rewritten" in reason:
+        hint = "a member changes only their own notes, ratings and history"
+    elif "must be owner" in reason:
+        hint = "the library's schema needs an upgrade that only its owners may run"
+    else:
+        hint = (
+            "an owner of the library lets this role in with "
+            f"`paperdesk --library {masked} team add-member NAME [--reader|--member|--owner]`"
+        )
+    return LibraryError(f"the team library {masked} refused: {reason} ({hint})")
 
 
 def server_error(error: psycopg.OperationalError, masked: str) -> LibraryError:

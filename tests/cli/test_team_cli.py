@@ -108,11 +108,10 @@ def test_the_library_variable_may_name_a_team_library(
 
 
 def test_only_the_owner_creates_the_tables_and_others_are_told_in_one_line(
-    postgres_server: PostgresServer, team_database: str, tmp_path: Path
+    postgres_server: PostgresServer, tmp_path: Path
 ) -> None:
-    result = paperdesk(
-        tmp_path, "list", library=postgres_server.url(team_database, "bob"), check=False
-    )
+    empty = postgres_server.create_database()
+    result = paperdesk(tmp_path, "list", library=postgres_server.url(empty, "bob"), check=False)
     assert result.returncode == 1
     assert "refused: permission denied for schema public" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
@@ -172,3 +171,65 @@ def test_the_backup_verb_points_a_team_library_to_its_server(
     result = paperdesk(tmp_path, "backup", library=postgres_server.url(team_database), check=False)
     assert result.returncode == 1
     assert "pg_dump" in result.stderr
+
+
+def test_the_member_is_the_role_the_server_authenticated_whatever_the_environment_says(
+    postgres_server: PostgresServer, team_database: str, tmp_path: Path, monkeypatch
+) -> None:
+    # No user in the address: libpq logs in as PGUSER; LOGNAME and USER say alice.
+    address = f"postgresql://localhost:{postgres_server.port}/{team_database}"
+    monkeypatch.setenv("PGUSER", "bob")
+    monkeypatch.setenv("LOGNAME", "alice")
+    monkeypatch.setenv("USER", "alice")
+    paperdesk(tmp_path, "import", str(SEEDS[0]), library=postgres_server.url(team_database))
+    paperdesk(tmp_path, "rate", "2", "5", library=address)
+    (item,) = json.loads(paperdesk(tmp_path, "show", "2", "--json", library=address).stdout)
+    assert item["team"]["ratings"] == {"bob": 5}
+    changes = json.loads(paperdesk(tmp_path, "history", "--json", library=address).stdout)
+    assert [(c["actor"], c["action"]) for c in changes][:1] == [("bob", "Rate 5 stars")]
+    # undo is bob's own, and the history says who undid it.
+    assert "Rate 5 stars" in paperdesk(tmp_path, "undo", library=address).stdout
+    assert "nothing to undo" in paperdesk(tmp_path, "undo", library=address).stdout
+    listed = paperdesk(tmp_path, "history", library=address).stdout
+    assert "bob         Rate 5 stars  (undone by bob)" in listed
+
+
+def test_an_owner_adds_a_member_later_who_logs_in_with_a_password_file(
+    postgres_server: PostgresServer, team_database: str, tmp_path: Path
+) -> None:
+    import psycopg
+
+    with psycopg.connect(postgres_server.url("postgres", "postgres"), autocommit=True) as admin:
+        admin.execute("DROP ROLE IF EXISTS grace")
+    owner = postgres_server.url(team_database, "alice")
+    added = subprocess.run(
+        [sys.executable, "-m", "paperdesk", "--library", owner, "team", "add-member", "grace"]
+        + ["--password"],
+        input="gr:ce@/pw\n",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "XDG_DATA_HOME": str(tmp_path / "share")},
+        check=False,
+    )
+    assert added.returncode == 0, added.stderr
+    assert "grace created and added as member" in added.stdout
+    # grace keeps her password in her own password file (':' and '\' escaped there).
+    passwords = tmp_path / "pgpass"
+    passwords.write_text(
+        f"localhost:{postgres_server.port}:*:grace:gr\\:ce@/pw\n", encoding="utf-8"
+    )
+    passwords.chmod(0o600)
+    grace = postgres_server.url(team_database, "grace")
+    env = {**os.environ, "PGPASSFILE": str(passwords), "XDG_DATA_HOME": str(tmp_path / "g")}
+    rated = subprocess.run(
+        [sys.executable, "-m", "paperdesk", "--library", grace, "import", str(SEEDS[0])],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert rated.returncode == 0, rated.stderr
+    # A member may not let others in; the message says what it takes.
+    bob = postgres_server.url(team_database, "bob")
+    refused = paperdesk(tmp_path, "team", "add-member", "mallory", library=bob, check=False)
+    assert refused.returncode == 1 and "CREATEROLE" in refused.stderr

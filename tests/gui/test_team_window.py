@@ -34,7 +34,7 @@ from paperdesk.services import (
 )
 from paperdesk.services.desk import Desk
 from tests.gui.tcp_proxy import TcpProxy
-from tests.postgres_server import PostgresServer
+from tests.postgres_server import PostgresServer, password_of
 
 SHOWN_WITHIN_MS = 3000
 
@@ -78,27 +78,29 @@ def bobs_address(server: PostgresServer, database: str, port: int | None = None)
 def test_the_window_opens_a_team_library_and_keeps_no_password(
     qtbot, team: Desk, postgres_server: PostgresServer, team_database: str, tmp_path: Path
 ) -> None:
-    # The test server trusts local logins: the password is carried, never needed.
-    address = bobs_address(postgres_server, team_database).replace("bob@", "bob:s3cret@")
+    # bob's password in the address (the window works with it, and keeps it nowhere).
+    secret = password_of("bob")
+    address = bobs_address(postgres_server, team_database).replace("bob@", f"bob:{secret}@")
     window = team_window(qtbot, address, tmp_path)
     assert window.model.rowCount() == reading.count(team)
     assert window.windowTitle().startswith(f"{team_database} (team library on localhost)")
     recent = recent_libraries(window.settings)
     window.close()
     assert recent[0] == TeamAddress(bobs_address(postgres_server, team_database))
-    assert "s3cret" not in (tmp_path / "settings.ini").read_text(encoding="utf-8")
+    assert secret not in (tmp_path / "settings.ini").read_text(encoding="utf-8")
+    assert secret not in window.windowTitle()
 
 
 @pytest.fixture
 def passworded(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
-    """Desk.open_team as a server with password logins answers (the test server trusts
-    local logins): refused without "right"; returns the passwords tried."""
+    """Desk.open_team as a server answers a client without a password file: refused
+    without bob's password; returns the passwords tried."""
     real_open = Desk.open_team
     tried: list[str | None] = []
 
     def open_team(address: TeamAddress, *args, **kwargs) -> Desk:
         tried.append(address.password)
-        if address.password != "right":
+        if address.password != password_of("bob"):
             raise PasswordNeeded(f"the team library {address.masked} needs a password")
         return real_open(address, *args, **kwargs)
 
@@ -132,13 +134,13 @@ def test_a_password_the_server_wants_is_asked_for_in_a_dialog(
     prompt.accept()
     prompt = password_prompt(qtbot, window, asked_before=prompt)
     assert prompt.labelText().startswith("The server refused the password.")
-    prompt.setTextValue("right")
+    prompt.setTextValue(password_of("bob"))
     with qtbot.waitSignal(window.search_applied, timeout=60_000):
         prompt.accept()
-    assert passworded == [None, "wrong", "right"]
+    assert passworded == [None, "wrong", password_of("bob")]
     assert window.model.rowCount() == reading.count(team)
     window.close()
-    assert "right" not in (tmp_path / "settings.ini").read_text(encoding="utf-8")
+    assert password_of("bob") not in (tmp_path / "settings.ini").read_text(encoding="utf-8")
 
 
 def test_declining_the_password_says_the_library_could_not_be_opened(

@@ -353,7 +353,7 @@ def empty_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def apply_session(desk: Desk, session: dict[str, Any]) -> None:
     library = desk.library
-    ids = library.imports.commit("Import generated papers", session["records"])
+    ids = library.imports.commit("Import generated papers", session["records"]).new_ids
     for name, colour in session["tags"]:
         library.tags.add([ids[0], *session["tagged"]], [name])
         library.tags.set_colour(name, colour)

@@ -28,7 +28,7 @@ TTT_DOI = "10.5555/pmlr-v267-sun25h"
 def insert(desk: Desk, *records: PaperRecord) -> list[int]:
     """Papers that reached the library without meeting the import's matcher
     (an older version, a restore): the duplicates this service exists for."""
-    ids = desk.library.imports.commit("Set up duplicates", list(records))
+    ids = desk.library.imports.commit("Set up duplicates", list(records)).new_ids
     indexing.add_new(desk.library, desk.index, ids)
     return ids
 

@@ -215,11 +215,12 @@ def test_a_json_lines_export_carries_every_members_values_back(
     (item,) = [i for i in items if i["title"] == seeded.library.papers.get(2).title]
     assert (item["rating"], item["team"]["average"]) == (4, 3.0)
 
-    # Into another team library: every member's note and rating, as they were.
-    database = postgres_server.create_database()
-    Desk.open_team(TeamAddress.parse(postgres_server.url(database, "alice"))).close()  # owner
+    # Into another team library, by its owner: every member's note and rating, as they
+    # were (the server lets only an owner write others' values).
+    database = postgres_server.create_team_database()
+    with Desk.open_team(TeamAddress.parse(postgres_server.url(database, "alice"))) as owner:
+        assert not importing.import_files(owner, [exported]).failed
     with Desk.open_team(TeamAddress.parse(postgres_server.url(database, "carol"))) as carol:
-        assert not importing.import_files(carol, [exported]).failed
         (two, three) = carol.library.papers.get_many(ids_of_titles(carol, seeded, [2, 3]))
         assert two.team is not None and two.team.ratings == (("alice", 4), ("bob", 2))
         assert two.rating == 0  # carol has not rated it

@@ -33,7 +33,7 @@ def team(postgres_server: PostgresServer, team_database: str) -> Iterator[dict[s
 def add_papers(library: Library, count: int) -> list[int]:
     return library.imports.commit(
         "Import test", [PaperRecord(title=f"Paper number {i}") for i in range(count)]
-    )
+    ).new_ids
 
 
 def test_each_member_sees_their_own_rating_and_both_the_average(
@@ -109,8 +109,9 @@ def test_others_own_values_reindex_only_for_them(team: dict[str, Library]) -> No
 
 
 def test_0005_gives_a_team_librarys_shared_values_to_their_last_writer(
-    postgres_server: PostgresServer, team_database: str
+    postgres_server: PostgresServer,
 ) -> None:
+    team_database = postgres_server.create_database()
     url = postgres_server.url(team_database)  # alice, the database's owner
     engine = make_engine(url)
     with engine.begin() as connection:
@@ -168,7 +169,7 @@ def test_0005_gives_a_team_librarys_shared_values_to_their_last_writer(
     engine.dispose()
 
     # The owner upgrades the schema (PostgreSQL lets only a table's owner alter it).
-    Library.open(url, actor="alice").close()
+    postgres_server.set_up_team(team_database)
     carol = Library.open(postgres_server.url(team_database, "carol"), actor="carol")
     try:
         assert carol.papers.get(1).rating == 4 and carol.papers.get(1).note == ""
@@ -223,7 +224,7 @@ def test_an_import_gives_the_importer_or_each_member_their_own_values(
 ) -> None:
     alice, bob = team["alice"], team["bob"]
     given = UserData(rating=4, note="bob's")  # -1: the first new paper, as import plans say
-    (mine,) = bob.imports.commit("Import", [PaperRecord(title="Rated")], user={-1: given})
+    (mine,) = bob.imports.commit("Import", [PaperRecord(title="Rated")], user={-1: given}).new_ids
     assert (bob.papers.get(mine).rating, bob.papers.get(mine).note) == (4, "bob's")
     assert (alice.papers.get(mine).rating, alice.papers.get(mine).note) == (0, "")
     # A team export's values: every member's, filled only where they had none.
@@ -232,7 +233,10 @@ def test_an_import_gives_the_importer_or_each_member_their_own_values(
         ratings=(("alice", 2), ("carol", 5)),
         notes=(MemberNote("alice", "from the file", None), MemberNote("carol", "c", None)),
     )
+    # A member's import keeps their own: the server lets only owners write others'.
     bob.imports.commit("Import", [], user={mine: UserData(team=exported)})
+    assert alice.members.of(mine).ratings == (("bob", 4),)
+    alice.imports.commit("Import", [], user={mine: UserData(team=exported)})
     values = alice.members.of(mine)
     assert values.ratings == (("alice", 2), ("bob", 4), ("carol", 5))
     assert [(n.member, n.body) for n in values.notes] == [
@@ -240,5 +244,5 @@ def test_an_import_gives_the_importer_or_each_member_their_own_values(
         ("bob", "bob's"),
         ("carol", "c"),
     ]
-    assert alice.history.undo() is not None  # the second import, every member's values
+    assert alice.history.undo() is not None  # the owner's import, every member's values
     assert alice.members.of(mine).ratings == (("bob", 4),)

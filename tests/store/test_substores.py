@@ -120,7 +120,7 @@ def test_an_import_records_its_provenance_and_a_cancelled_one_writes_nothing(
     batch = BatchRecord("Extra", "extra.bib", "0" * 64, "bibtex", added=1, unchanged=1)
     new = library.imports.commit(
         "Import extra.bib", [PaperRecord(title="New")], batch=batch, present_ids=[2]
-    )
+    ).new_ids
     assert new == [5]
     (recorded,) = library.imports.batches()
     assert (recorded.file_name, recorded.added, recorded.unchanged) == ("extra.bib", 1, 1)

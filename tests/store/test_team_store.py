@@ -34,7 +34,7 @@ def library(url: str) -> Iterator[Library]:
 def add_papers(library: Library, count: int) -> list[int]:
     return library.imports.commit(
         "Import test", [PaperRecord(title=f"Paper number {i}") for i in range(count)]
-    )
+    ).new_ids
 
 
 def test_models_and_migrations_do_not_drift_on_postgresql(library: Library, url: str) -> None:
