@@ -1,8 +1,8 @@
 """Imports and exports: the long jobs, with progress, a Cancel button and a report.
 
 An export is one service call on the writer thread (through `Operations.run_long`);
-an import plans each file on the pool (a large one in a process of its own:
-services/plan_process.py) and commits it on the writer (`import_files`).
+an import is a service's `ImportSession` whose steps run as jobs: each file planned on
+the pool (a large one in a process of its own), committed, then indexed, on the writer.
 One of them runs at a time. What an export may be about (a shortlist, the selection, the papers
 listed, the whole library) comes from the window's `Panes`.
 """
@@ -10,11 +10,10 @@ listed, the whole library) comes from the window's `Panes`.
 from __future__ import annotations
 
 import re
-import threading
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QMimeData, QObject, Signal
 
@@ -26,37 +25,8 @@ from paperdesk.gui.export_dialog import FORMAT_LABELS, ExportDialog
 from paperdesk.gui.operations import Operations
 from paperdesk.gui.panes import Panes
 from paperdesk.gui.tasks import Job
-from paperdesk.services import exporting, importing, plan_process, reading
+from paperdesk.services import exporting, importing, reading
 from paperdesk.services.desk import Desk
-
-
-@dataclass(eq=False)
-class _ImportRun:
-    """One import of some files: what is left to do, and the report so far."""
-
-    pending: list[Path]
-    show_report: bool
-    report: importing.ImportReport = field(default_factory=importing.ImportReport)
-    cancel: threading.Event = field(default_factory=threading.Event)
-    attempts: int = 0
-    indexing: Changes | None = None  # the file written and being indexed, if any
-
-    def cancelled(self) -> bool:
-        return self.cancel.is_set()
-
-    def done(self, report: importing.FileReport, changes: Changes) -> None:
-        self.pending.pop(0)
-        self.attempts = 0
-        self.report.files.append(report)
-        self.report.changes = self.report.changes.merged_with(changes)
-
-    def report_cancelled(self) -> None:
-        """The file being imported when Cancel came is reported as not imported (one
-        being indexed is withdrawn by then, see Transfers._withdraw)."""
-        if self.indexing is not None:
-            self.pending.insert(0, Path(self.report.files.pop().file))
-        if self.pending:
-            self.report.files.append(importing.cancelled_report(self.pending[0]))
 
 
 class Transfers(QObject):
@@ -70,7 +40,8 @@ class Transfers(QObject):
         self.import_report: ImportReportDialog | None = None
         self.export_dialog: ExportDialog | None = None
         self._long_job: Job | None = None
-        self._import: _ImportRun | None = None
+        self._import: importing.ImportSession | None = None
+        self._show_import_report = True
         panes.progress.cancel_requested.connect(self.cancel)
 
     def _busy(self) -> bool:
@@ -84,10 +55,11 @@ class Transfers(QObject):
         self.import_files(self.panes.ask.import_paths())
 
     def import_files(self, paths: Sequence[Path], report: bool = True) -> None:
-        """Import files one after another: each is planned on the pool (reading and
-        matching, while the user goes on working), committed on the writer (quick),
-        then indexed on the writer. Cancel answers at once: the library is left as it
-        was before the file being imported (an import already written is withdrawn)."""
+        """Import files one after another (services/importing.py `ImportSession`): each
+        is planned on the pool (in a process of its own when large), committed on the
+        writer (quick), shown, then indexed on the writer. Cancel answers at once: the
+        library is left as it was before the file being imported (a file already written
+        is withdrawn). `report`: show the import's report (else a line in the status bar)."""
         desk = self.operations.desk
         paths = [Path(p) for p in paths]
         if desk is None or not paths or self._busy():
@@ -95,92 +67,101 @@ class Transfers(QObject):
         self.panes.detail.notes.flush()
         noun = "file" if len(paths) == 1 else "files"
         self.panes.progress.start(f"Importing {len(paths)} {noun}…", cancellable=True)
-        self._import = _ImportRun(paths, report)
+        self._import = importing.ImportSession(desk, paths, plan_apart=True)
+        self._show_import_report = report
         self._plan_next(self._import)
 
-    def _plan_next(self, run: _ImportRun) -> None:
-        if run.cancel.is_set() or not run.pending:
-            self._finish_import(run)
+    def _plan_next(self, session: importing.ImportSession) -> None:
+        if session.next_file() is None:
+            self._finish_import(session)
             return
-        path = run.pending[0]
-
-        def plan(desk: Desk, job: Job) -> importing.FilePlan:
-            # A large file, or a large library: in a process of its own, so the
-            # window's thread never waits for the GIL behind the matching.
-            return plan_process.plan_file(desk, path, job.report_progress, run.cancelled)
-
-        self._long_job = self.operations.run_long(
+        self._step(
+            session,
             "Reading",
-            plan,
-            on_done=partial(self._commit, run),
-            on_error=partial(self._import_step_failed, run),
-            on_progress=self.panes.progress.update_progress,
+            lambda _desk, job: session.plan(job.report_progress),
+            partial(self._commit, session),
             planning=True,
         )
 
-    def _commit(self, run: _ImportRun, plan: importing.FilePlan) -> None:
-        if run is not self._import:
-            return  # a cancelled run's plan: dropped, nothing was written
+    def _commit(self, session: importing.ImportSession, plan: importing.FilePlan) -> None:
+        def written_too_late(result: tuple[importing.FileReport, Changes]) -> None:
+            self._withdraw(result[1])  # the write ended just as the user cancelled
 
-        def commit(desk: Desk, job: Job) -> tuple[importing.FileReport, Changes]:
-            return importing.commit(desk, plan, job.report_progress, run.cancelled, index=False)
-
-        self._long_job = self.operations.run_long(
+        self._step(
+            session,
             "Importing",
-            commit,
-            on_done=partial(self._index, run),
-            on_error=partial(self._import_step_failed, run),
-            on_progress=self.panes.progress.update_progress,
+            lambda _desk, job: session.commit(plan, job.report_progress),
+            partial(self._index, session),
+            late=written_too_late,
         )
 
-    def _index(self, run: _ImportRun, result: tuple[importing.FileReport, Changes]) -> None:
-        report, changes = result
-        run.done(report, changes)
-        self.operations.apply_changes(changes)  # the papers show now; search follows
-
-        def index(desk: Desk, job: Job) -> None:
-            importing.index_import(desk, report, changes, job.report_progress, run.cancelled)
+    def _index(
+        self, session: importing.ImportSession, result: tuple[importing.FileReport, Changes]
+    ) -> None:
+        session.committed(*result)
+        self.operations.apply_changes(result[1])  # the papers show now; search follows
 
         def indexed(_: object) -> None:
-            if run.cancel.is_set():
-                self._withdraw(changes)  # cancelled just as the indexing ended
-            elif run is self._import:
-                run.indexing = None
-                self._plan_next(run)
+            session.indexed()
+            self._plan_next(session)
 
-        run.indexing = changes
+        def indexed_too_late(_: object) -> None:
+            if session.indexing is not None:
+                self._withdraw(session.indexing)  # cancelled just as the indexing ended
 
-        self._long_job = self.operations.run_long(
+        self._step(
+            session,
             "Indexing",
-            index,
-            on_done=indexed,
-            on_error=partial(self._import_step_failed, run, changes=changes),
-            on_progress=self.panes.progress.update_progress,
+            lambda _desk, job: session.index(job.report_progress),
+            indexed,
+            late=indexed_too_late,
         )
 
-    def _import_step_failed(
-        self, run: _ImportRun, error: BaseException, changes: Changes | None = None
+    def _step(
+        self,
+        session: importing.ImportSession,
+        name: str,
+        work: Callable[[Desk, Job], Any],
+        then: Callable[[Any], None],
+        late: Callable[[Any], None] | None = None,
+        planning: bool = False,
     ) -> None:
-        if isinstance(error, Cancelled) and changes is not None:
-            self._withdraw(changes)  # cancelled while indexing a file already written
-        if isinstance(error, StalePlanError) and run.attempts < importing.PLAN_ATTEMPTS:
-            run.attempts += 1  # the library changed meanwhile: plan the file again
-            self._plan_next(run)
+        """One step of the import, as a long job. Its result goes on to `then`, or, when
+        the import was cancelled meanwhile, to `late` (to take back what it wrote)."""
+
+        def done(result: Any) -> None:
+            if session is self._import:
+                then(result)
+            elif late is not None:
+                late(result)
+
+        self._long_job = self.operations.run_long(
+            name,
+            work,
+            on_done=done,
+            on_error=partial(self._import_step_failed, session),
+            on_progress=self.panes.progress.update_progress,
+            planning=planning,
+        )
+
+    def _import_step_failed(self, session: importing.ImportSession, error: BaseException) -> None:
+        if isinstance(error, Cancelled) and session.indexing is not None:
+            self._withdraw(session.indexing)  # cancelled while indexing a file already written
+        if session is not self._import:
             return
-        if run is not self._import:
-            return
-        if isinstance(error, Cancelled):
-            run.cancel.set()
-            self._finish_import(run)
-            return
-        self._end()
-        self._import = None
-        self.operations.errors.report("Importing", error)
+        if session.plan_again(error) or isinstance(error, StalePlanError):
+            self._plan_next(session)  # the same file again, or the next one
+        elif isinstance(error, Cancelled):
+            self._finish_import(session)
+        else:
+            self._end()
+            self._import = None
+            self.operations.errors.report("Importing", error)
 
     def cancel(self) -> None:
         """The progress bar's Cancel: stop the running import or export at once."""
         if self._import is not None:
-            self._import.cancel.set()
+            self._import.cancel()
             self._finish_import(self._import)  # late results of its jobs are dropped
         elif self._long_job is not None:
             self._long_job.cancel()
@@ -188,17 +169,16 @@ class Transfers(QObject):
 
     def _withdraw(self, changes: Changes) -> None:
         """Take back a file written before the user cancelled its import."""
-        self.operations.perform("Cancel import", lambda desk: importing.withdraw(desk, changes))
+        if changes.history_id is not None:
+            self.operations.perform("Cancel import", lambda desk: importing.withdraw(desk, changes))
 
-    def _finish_import(self, run: _ImportRun) -> None:
-        if run is not self._import:
+    def _finish_import(self, session: importing.ImportSession) -> None:
+        if session is not self._import:
             return
         self._import = None
-        if run.cancel.is_set():
-            run.report_cancelled()
         self._end()
-        report = run.report
-        if run.show_report or report.failed:
+        report = session.finish()
+        if self._show_import_report or report.failed:
             self.import_report = ImportReportDialog(report, self.panes.window)
             self.import_report.open()
         else:

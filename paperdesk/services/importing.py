@@ -11,13 +11,14 @@ the command line; the GUI runs them on two threads (gui/transfers.py).
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import Cancelled, PaperdeskError, StalePlanError
 from paperdesk.formats.registry import printable_path
-from paperdesk.services import backup, indexing, rolling_backups
+from paperdesk.services import backup, indexing, plan_process, rolling_backups
 from paperdesk.services._sync import index_may_lag, mutation, synced
 from paperdesk.services.desk import Desk
 from paperdesk.services.import_plan import FilePlan, Progress, plan_file
@@ -33,6 +34,7 @@ __all__ = [
     "FilePlan",
     "FileReport",
     "ImportReport",
+    "ImportSession",
     "commit",
     "import_files",
     "index_import",
@@ -41,43 +43,144 @@ __all__ = [
 ]
 
 
+class ImportSession:
+    """One import of some files, file after file: plan, commit, index (compare beets'
+    `importer.ImportSession`).
+
+    Planning reads the file and matches it against the library, writing nothing (on
+    any thread; with `plan_apart`, a large file or library is planned in a process of
+    its own: services/plan_process.py). The commit writes the plan in one transaction.
+    Indexing then makes the file's papers searchable. The command line runs every step
+    on one thread (`run`); the window runs each as a job of its own and shows a file's
+    papers between its commit and its indexing (gui/transfers.py). Both end with
+    `finish`, whose report names every file: imported, failed, or not imported because
+    the user cancelled.
+
+    A plan the library changed under (`StalePlanError`) is made again, up to
+    `PLAN_ATTEMPTS` times. `cancel` may come from any thread: the step under way stops,
+    and a file written but not yet indexed is to be withdrawn (`withdraw`).
+    """
+
+    def __init__(
+        self,
+        desk: Desk,
+        paths: Sequence[Path],
+        plan_apart: bool = False,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> None:
+        self.desk = desk
+        self.pending = [Path(p) for p in paths]
+        self.total = len(self.pending)
+        self.report = ImportReport()
+        self.plan_apart = plan_apart
+        #: The file written and not indexed yet: withdrawn if the user cancels now.
+        self.indexing: Changes | None = None
+        self._cancel = threading.Event()
+        self._also_cancelled = cancelled
+        self._attempts = 0
+        self._needs_index = False
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def cancelled(self) -> bool:
+        return self._cancel.is_set() or (
+            self._also_cancelled is not None and self._also_cancelled()
+        )
+
+    def next_file(self) -> Path | None:
+        """The file to plan next; None when every file is done or the user cancelled."""
+        return self.pending[0] if self.pending and not self.cancelled() else None
+
+    def plan(self, progress: Progress | None = None) -> FilePlan:
+        """Step 1, any thread: read and match the next file."""
+        path = self.pending[0]
+        if self.plan_apart:
+            # The window's thread must never wait for the GIL behind the matching.
+            return plan_process.plan_file(self.desk, path, progress, self.cancelled)
+        return plan_file(self.desk, path, progress, self.cancelled)
+
+    def commit(
+        self, plan: FilePlan, progress: Progress | None = None
+    ) -> tuple[FileReport, Changes]:
+        """Step 2, on the writer: write the plan (its papers are not searchable yet);
+        then `committed` with what this answers."""
+        self._needs_index = not plan.is_backup  # a backup is restored with its index
+        return commit(self.desk, plan, progress, self.cancelled, index=False)
+
+    def committed(self, report: FileReport, changes: Changes) -> None:
+        """The file is written: it counts in the report; it waits to be indexed."""
+        self.pending.pop(0)
+        self._attempts = 0
+        self.report.files.append(report)
+        self.report.changes = self.report.changes.merged_with(changes)
+        self.indexing = changes if self._needs_index and changes.paper_ids else None
+
+    def index(self, progress: Progress | None = None) -> None:
+        """Step 3, on the writer: make the file just written searchable (Cancelled, the
+        index unchanged, when the user cancels: then `withdraw` it)."""
+        if self.indexing is not None:
+            index_import(self.desk, self.report.files[-1], self.indexing, progress, self.cancelled)
+
+    def indexed(self) -> None:
+        self.indexing = None
+
+    def plan_again(self, error: BaseException) -> bool:
+        """A step failed with `error`: whether to plan the same file again (the library
+        changed under its plan). After `PLAN_ATTEMPTS` the file is reported as failed and
+        the import goes on with the next one."""
+        if not isinstance(error, StalePlanError):
+            return False
+        log.info("planning %s again: %s", self.pending[0], error)
+        self._attempts += 1
+        if self._attempts < PLAN_ATTEMPTS:
+            return True
+        report = FileReport(file=printable_path(self.pending.pop(0)))
+        report.error = "the library kept changing while this file was being imported; try again"
+        self.report.files.append(report)
+        self._attempts = 0
+        return False
+
+    def finish(self) -> ImportReport:
+        """The report of every file. A cancelled import reports the file it stopped as
+        not imported (one written and being indexed is withdrawn by then)."""
+        if self.cancelled():
+            if self.indexing is not None:
+                self.pending.insert(0, Path(self.report.files.pop().file))
+            if self.pending:
+                self.report.files.append(cancelled_report(self.pending[0]))
+        return self.report
+
+    def run(self, progress: Progress | None = None) -> ImportReport:
+        """Every step of every file on this thread (the command line's way)."""
+        while (path := self.next_file()) is not None:
+            if progress:
+                progress(self.total - len(self.pending), self.total, f"Reading {path.name}")
+            try:
+                self.committed(*self.commit(self.plan(progress), progress))
+                self.index(progress)
+            except Cancelled:
+                break
+            except StalePlanError as error:
+                self.plan_again(error)
+                continue
+            self.indexed()
+        report = self.finish()
+        if self.indexing is not None:
+            withdraw(self.desk, self.indexing)
+        if progress and not self.cancelled():
+            progress(self.total, self.total, "Done")
+        return report
+
+
 def import_files(
     desk: Desk,
     paths: Sequence[Path],
     progress: Progress | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> ImportReport:
-    """Plan and commit each file in turn, on this thread (the command line's way)."""
-    report = ImportReport()
-    for number, path in enumerate(paths, start=1):
-        if progress:
-            progress(number - 1, len(paths), f"Reading {Path(path).name}")
-        file_report, changes = import_file(desk, Path(path), progress, cancelled)
-        report.files.append(file_report)
-        report.changes = report.changes.merged_with(changes)
-    if progress:
-        progress(len(paths), len(paths), "Done")
-    return report
-
-
-def import_file(
-    desk: Desk,
-    path: Path,
-    progress: Progress | None = None,
-    cancelled: Callable[[], bool] | None = None,
-) -> tuple[FileReport, Changes]:
-    """Import one file; errors are reported, never raised, and never half-applied."""
-    for _attempt in range(PLAN_ATTEMPTS):
-        try:
-            plan = plan_file(desk, path, progress, cancelled)
-            return commit(desk, plan, progress, cancelled)
-        except Cancelled:
-            return cancelled_report(path), Changes()
-        except StalePlanError as error:
-            log.info("planning %s again: %s", path, error)
-    report = FileReport(file=printable_path(path))
-    report.error = "the library kept changing while this file was being imported; try again"
-    return report, Changes()
+    """Import files one after another, on this thread: an `ImportSession` run whole."""
+    return ImportSession(desk, paths, cancelled=cancelled).run(progress)
 
 
 def cancelled_report(path: Path) -> FileReport:

@@ -692,3 +692,28 @@ def test_a_cancelled_or_refused_export_leaves_no_file(qtbot, window, tmp_path):
         window.transfers.start_export(Scope.of_ids([1]), target, "json")
     assert finished.args == [None] and not target.exists()
     assert "whole library" in window.errors.shown[-1]
+
+
+def test_a_file_the_library_keeps_changing_under_is_reported_and_the_import_goes_on(
+    qtbot, window, monkeypatch
+):
+    """The window drives the same import session as the command line: the file is named
+    in the report (it used to end the whole import with an error box)."""
+    from paperdesk.core.errors import StalePlanError
+    from paperdesk.services import demo, importing
+
+    first, second = demo.seed_files()[:2]
+    real_commit = importing.commit
+
+    def stale_for_the_first_file(desk, plan, *args, **kwargs):
+        if plan.path == first:
+            raise StalePlanError("a paper it merges into changed")
+        return real_commit(desk, plan, *args, **kwargs)
+
+    monkeypatch.setattr(importing, "commit", stale_for_the_first_file)
+    with qtbot.waitSignal(window.transfers.import_finished, timeout=WAIT_MS) as finished:
+        window.transfers.import_files([first, second])
+    report = finished.args[0]
+    assert [bool(f.error) for f in report.files] == [True, False]
+    assert "kept changing" in window.transfers.import_report.details_html()
+    assert window.errors.shown == []

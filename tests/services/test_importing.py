@@ -73,3 +73,45 @@ def test_a_crash_mid_import_rolls_the_whole_file_back(empty_desk: Desk, monkeypa
     except RuntimeError:
         pass
     assert empty_desk.library.papers.count() == 0
+
+
+# --- one import session for the command line and the window -------------------------
+def test_a_cancel_while_indexing_withdraws_the_file_already_written(empty_desk: Desk) -> None:
+    """The command line's import is the window's session: a cancel that comes once the
+    file is written takes it back (it used to stay, reported as not imported)."""
+    indexing: list[str] = []
+
+    def progress(_done: int, _total: int, text: str) -> None:
+        if text.startswith("Indexing"):
+            indexing.append(text)
+
+    report = importing.import_files(
+        empty_desk, SEEDS[:2], progress=progress, cancelled=lambda: bool(indexing)
+    )
+    assert indexing  # the cancel came while the first file was being indexed
+    assert [f.error for f in report.files] == ["cancelled; nothing from this file was imported"]
+    assert empty_desk.library.papers.count() == 0
+    assert empty_desk.library.imports.batches() == []
+
+
+def test_a_file_the_library_keeps_changing_under_is_reported_and_the_next_imported(
+    empty_desk: Desk, monkeypatch
+) -> None:
+    from paperdesk.core.errors import StalePlanError
+
+    real_commit = importing.commit
+    attempts: list[str] = []
+
+    def stale_for_the_first_file(desk, plan, *args, **kwargs):
+        if plan.path == SEEDS[0]:
+            attempts.append(plan.path.name)
+            raise StalePlanError("a paper it merges into changed")
+        return real_commit(desk, plan, *args, **kwargs)
+
+    monkeypatch.setattr(importing, "commit", stale_for_the_first_file)
+    report = importing.import_files(empty_desk, SEEDS[:2])
+    assert len(attempts) == importing.PLAN_ATTEMPTS
+    first, second = report.files
+    assert first.error.startswith("the library kept changing")
+    assert second.added == 19 and not second.error
+    assert empty_desk.library.papers.count() == 19
