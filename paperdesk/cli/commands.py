@@ -110,10 +110,7 @@ def cmd_show(desk: Desk, args: argparse.Namespace) -> int:
 def cmd_tag(desk: Desk, args: argparse.Namespace) -> int:
     if not args.add and not args.remove:
         raise PaperdeskError("say what to do: --add NAME and/or --remove NAME")
-    if args.add:
-        report_changes(tagging.add_tags(desk, args.ids, args.add))
-    if args.remove:
-        report_changes(tagging.remove_tags(desk, args.ids, args.remove))
+    report_changes(tagging.change_tags(desk, args.ids, args.add, args.remove))
     return 0
 
 

@@ -26,6 +26,14 @@ def remove_tags(desk: Desk, ids: Sequence[int], names: Sequence[str]) -> Changes
 
 
 @mutation
+def change_tags(
+    desk: Desk, ids: Sequence[int], add: Sequence[str] = (), remove: Sequence[str] = ()
+) -> Changes:
+    """Add some tags and remove others in one action (one undo step)."""
+    return synced(desk, desk.library.tags.change(ids, add, remove))
+
+
+@mutation
 def toggle_tag(desk: Desk, ids: Sequence[int], name: str) -> Changes:
     """Add the tag to every paper, or take it off them all when every one has it."""
     wanted = name.casefold()

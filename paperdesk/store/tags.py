@@ -22,33 +22,40 @@ class TagStore(SubStore):
             return list_tags(connection)
 
     def add(self, ids: Sequence[int], names: Sequence[str]) -> Changes:
-        names = clean_names(names, TAG)
-        description = f"Add tag {', '.join(names)}"
-        with self._db.action(description) as w:
-            ids = require_ids(w.connection, ids)
-            tag_ids = [_ensure_tag(w, name) for name in names]
-            with w.journal.tracked_ids(paper_tags_t, "paper_id", ids):
-                for tag_id in tag_ids:
-                    for chunk in chunked(sorted(ids)):
-                        rows = [{"paper_id": p, "tag_id": tag_id} for p in chunk]
-                        insert_missing(w.connection, paper_tags_t, rows)
-        return Changes(description, ids_of(ids), tags=True)
+        return self.change(ids, add=names)
 
     def remove(self, ids: Sequence[int], names: Sequence[str]) -> Changes:
-        names = clean_names(names, TAG)
-        description = f"Remove tag {', '.join(names)}"
+        return self.change(ids, remove=names)
+
+    def change(
+        self, ids: Sequence[int], add: Sequence[str] = (), remove: Sequence[str] = ()
+    ) -> Changes:
+        """Give papers the tags `add` and take `remove` off them: one action."""
+        if not add and not remove:
+            raise InvalidValueError("no tag name given")
+        add = clean_names(add, TAG) if add else []
+        remove = clean_names(remove, TAG) if remove else []
+        said = [f"Add tag {', '.join(add)}"] if add else []
+        said += [f"{'r' if add else 'R'}emove tag {', '.join(remove)}"] if remove else []
+        description = "; ".join(said)  # "Add tag a; remove tag b"
         with self._db.action(description) as w:
             ids = require_ids(w.connection, ids)
-            tag_ids = [
-                t for t in (_tag_id_or_none(w.connection, n) for n in names) if t is not None
+            added = [_ensure_tag(w, name) for name in add]
+            removed = [
+                t for t in (_tag_id_or_none(w.connection, n) for n in remove) if t is not None
             ]
             with w.journal.tracked_ids(paper_tags_t, "paper_id", ids):
-                for chunk in chunked(ids):
-                    w.connection.execute(
-                        delete(paper_tags_t).where(
-                            paper_tags_t.c.paper_id.in_(chunk), paper_tags_t.c.tag_id.in_(tag_ids)
+                for chunk in chunked(sorted(ids)):
+                    if removed:
+                        w.connection.execute(
+                            delete(paper_tags_t).where(
+                                paper_tags_t.c.paper_id.in_(chunk),
+                                paper_tags_t.c.tag_id.in_(removed),
+                            )
                         )
-                    )
+                    for tag_id in added:
+                        rows = [{"paper_id": p, "tag_id": tag_id} for p in chunk]
+                        insert_missing(w.connection, paper_tags_t, rows)
         return Changes(description, ids_of(ids), tags=True)
 
     def create(self, name: str, colour: str | None = None) -> Changes:

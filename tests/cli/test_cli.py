@@ -111,6 +111,15 @@ def test_undo_and_history(triage: Path) -> None:
     assert "Rate 2 stars" in run(triage, "history").stdout
 
 
+def test_tag_add_and_remove_together_is_one_step_undone_at_once(triage: Path) -> None:
+    run(triage, "tag", "5", "--add", "draft")
+    out = run(triage, "tag", "5", "--add", "final", "--remove", "draft").stdout
+    assert out.startswith("Add tag final; remove tag draft (1 paper)")
+    run(triage, "undo")
+    (paper,) = json.loads(run(triage, "show", "5", "--json").stdout)
+    assert paper["tags"] == ["draft"]
+
+
 def test_reindex_and_check(triage: Path) -> None:
     assert "indexed 38 papers" in run(triage, "reindex").stdout
     assert run(triage, "check").stdout.startswith("ok")

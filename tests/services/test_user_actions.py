@@ -183,3 +183,15 @@ def test_history_records_who_and_what(desk: Desk) -> None:
     editing.set_rating(desk, [1], 4)
     latest = history.recent(desk, 1)[0]
     assert latest.action == "Rate 4 stars" and latest.actor and not latest.undone
+
+
+def test_adding_and_removing_tags_at_once_is_one_undo_step(desk: Desk) -> None:
+    """`paperdesk tag 12 --add b --remove a`: one service call (it was two actions)."""
+    tagging.add_tags(desk, [12, 7], ["Alpha"])
+    changes = tagging.change_tags(desk, [12, 7], add=["Beta"], remove=["alpha"])
+    assert changes.paper_ids == {7, 12} and changes.description == "Add tag Beta; remove tag alpha"
+    assert [desk.library.papers.get(i).tags for i in (7, 12)] == [("Beta",), ("Beta",)]
+    assert found(desk, "tag:beta") == [7, 12] and found(desk, "tag:alpha") == []
+    history.undo(desk)
+    assert [desk.library.papers.get(i).tags for i in (7, 12)] == [("Alpha",), ("Alpha",)]
+    assert found(desk, "tag:alpha") == [7, 12] and found(desk, "tag:beta") == []
