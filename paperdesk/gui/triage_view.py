@@ -340,7 +340,6 @@ class TriageView(QWidget):
             f"This paper could not be read: {reason}\n"
             "The papers still to decide are kept: J tries the next one, K goes back."
         )
-        self.hint.setText(f"Could not read the paper: {reason}")
 
     def _show_empty(self, text: str) -> None:
         """No paper, and why, in its place."""
