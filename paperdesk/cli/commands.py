@@ -19,7 +19,7 @@ from paperdesk.cli.output import (
     tell,
     width,
 )
-from paperdesk.cli.triage_commands import stats_json, triage_figures
+from paperdesk.cli.triage_commands import stats_json
 from paperdesk.config import resolve_library_dir
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import InvalidValueError, PaperdeskError
@@ -280,7 +280,7 @@ def cmd_stats(desk: Desk, args: argparse.Namespace) -> int:
                 "tags": figures.tags,
                 "shortlists": figures.shortlists,
                 "imports": figures.imports,
-                "triage": stats_json(*triage_figures(desk, args)),
+                "triage": stats_json(*screenings.figures(desk, args.screening, args.library_wide)),
             }
         )
         return 0
@@ -300,7 +300,7 @@ def cmd_stats(desk: Desk, args: argparse.Namespace) -> int:
                 subsequent_indent=" " * 10,
             )
         )
-    progress, counts = triage_figures(desk, args)
+    progress, counts = screenings.figures(desk, args.screening, args.library_wide)
     lines = progress.summary() + (counts.lines() if counts else [])
     for line in lines:  # the statistics view's figures
         print("Triage    " + textwrap.fill(line, width() - 10, subsequent_indent=" " * 10))

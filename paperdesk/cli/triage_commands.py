@@ -296,19 +296,6 @@ def _show(paper: Paper, progress: str, screening: Screening, say: Callable[[str]
     say(f"[s]keep [m]aybe [x]discard{reasons} [1-5]rate [t]ag [n]ote [j/k]next/prev [u]ndo [q]uit")
 
 
-def triage_figures(desk: Desk, args: argparse.Namespace) -> tuple[TriageStats, Prisma | None]:
-    """What `paperdesk stats` reports of triage: the screening `--screening` names (the
-    one used last by default), or the whole library's log with `--library-wide` or
-    before any screening; with the screening's PRISMA-style counts."""
-    name = getattr(args, "screening", None)
-    screening = None
-    if not getattr(args, "library_wide", False):
-        screening = screenings.named(desk, name) if name else screenings.last_used(desk)
-    if screening is None:
-        return triage.stats(desk), None
-    return screenings.stats(desk, screening), screenings.prisma(desk, screening)
-
-
 def stats_json(figures: TriageStats, counts: Prisma | None) -> dict[str, object]:
     """The triage figures of `paperdesk stats --json` (the statistics view's numbers)."""
     estimate = figures.estimate

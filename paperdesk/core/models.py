@@ -226,6 +226,8 @@ class Overview:
     shortlists: tuple[ShortlistInfo, ...]
     saved_searches: tuple[SavedSearch, ...]
     imports: tuple[ImportBatch, ...]
+    #: (name, papers decided) of each screening, the one used last first.
+    screenings: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)

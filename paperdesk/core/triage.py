@@ -152,6 +152,8 @@ class Progress:
     total: int
     pace_per_hour: float | None
     ordered_by: str = ""
+    #: Papers of the scope a confining query leaves out (said, never silent).
+    left_out: int = 0
 
     @property
     def left(self) -> int:
@@ -162,7 +164,11 @@ class Progress:
         if self.pace_per_hour:
             parts.append(f"{self.pace_per_hour / 60:.1f} per minute")
             parts.append(f"{duration_text(self.left / self.pace_per_hour)} left at this pace")
-        return " · ".join([*parts, self.ordered_by] if self.ordered_by else parts)
+        if self.ordered_by:
+            parts.append(self.ordered_by)
+        if self.left_out:
+            parts.append(f"only the query's hits: {self.left_out:,} papers of the scope left out")
+        return " · ".join(parts)
 
 
 def duration_text(hours: float) -> str:

@@ -27,7 +27,7 @@ from paperdesk.gui.panes import Panes
 from paperdesk.gui.paper_table_model import display_title, moved_order
 from paperdesk.gui.stats_view import StatsView
 from paperdesk.gui.transfers import Transfers
-from paperdesk.services import exporting, reading
+from paperdesk.services import exporting, reading, screenings
 from paperdesk.services import triage as triage_service
 
 log = logging.getLogger(__name__)
@@ -328,17 +328,42 @@ class Commands:
     def show_statistics(self) -> None:
         if self.stats_view is None:
             self.stats_view = StatsView(self.panes.window)
+            self.stats_view.library_wide.toggled.connect(lambda _on: self.refresh_statistics())
+            self.stats_view.prisma_requested.connect(self.export_prisma)
         self.stats_view.show()
         self.stats_view.raise_()
         self.refresh_statistics()
 
+    def export_prisma(self) -> None:
+        """The PRISMA counts of the screening used last, to a CSV file the user picks."""
+        desk = self.operations.desk
+        screening = screenings.last_used(desk) if desk is not None else None
+        if screening is None:
+            return
+        path = self.panes.ask.save_path(
+            "Export PRISMA counts", f"{screening.name} PRISMA.csv", "CSV (*.csv)"
+        )
+        if path is None:
+            return
+        self.operations.read(
+            "Export PRISMA counts",
+            lambda desk: screenings.export_prisma(desk, screening, path),
+            lambda _counts: self.panes.window.statusBar().showMessage(
+                f"PRISMA counts of {screening.name} written to {path}", 5000
+            ),
+            partial(self.operations.errors.report, "Export PRISMA counts"),
+        )
+
     def refresh_statistics(self) -> None:
+        """The statistics of the screening under way (or used last), or of the whole
+        library when the view asks."""
         view = self.stats_view
         if view is not None and view.isVisible():
+            library_wide = view.library_wide.isChecked()
             self.operations.read(
                 "Triage statistics",
-                triage_service.stats,
-                view.show_stats,
+                lambda desk: screenings.figures(desk, library_wide=library_wide),
+                lambda found: view.show_stats(*found),
                 partial(self.operations.errors.report, "Triage statistics"),
                 key="statistics",
             )

@@ -227,6 +227,7 @@ class MainWindow(QMainWindow):
         self.table.customContextMenuRequested.connect(self._show_paper_menu)
         self.sidebar.scope_changed.connect(self._on_scope_changed)
         self.sidebar.saved_search_chosen.connect(self._on_saved_search_chosen)
+        self.sidebar.screening_chosen.connect(lambda name: self.triage.enter(name))
         self.sidebar.papers_dropped.connect(commands.drop_papers)
         self.sidebar.command.connect(commands.run_sidebar_command)
         self.detail.title_edited.connect(partial(papers.set_title, self.operations))

@@ -28,6 +28,8 @@ from paperdesk.gui.resources import icon
 
 #: The kind of a section's heading entry (its value is the kind of scope it lists).
 SECTION = "section"
+#: The kind of a screening's entry (no table scope: choosing one resumes it in triage).
+SCREENING = "screening"
 
 
 STATUS_LABELS = {
@@ -125,6 +127,7 @@ class SidebarView(QTreeView):
 class Sidebar(SidebarView):
     scope_changed = Signal(object)
     saved_search_chosen = Signal(str)
+    screening_chosen = Signal(str)
     command = Signal(str, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -164,9 +167,11 @@ class Sidebar(SidebarView):
             root.appendRow(_row(self._tag_section(data.tags)))
             root.appendRow(_row(self._saved_section(data.saved_searches)))
             root.appendRow(_row(self._import_section(data.imports)))
+            root.appendRow(_row(self._screening_section(data.screenings)))
             if first_time:
                 for kind in (Kind.STATUS, Kind.SHORTLIST, Kind.TAG, Kind.SAVED):
                     expanded.add((SECTION, kind.value))
+                expanded.add((SECTION, SCREENING))
             self._restore_expanded(expanded)
             if first_time:
                 tags = self._index_of_entry(SECTION, Kind.TAG)
@@ -251,6 +256,18 @@ class Sidebar(SidebarView):
             section.appendRow(_row(item, batch.added))
         return section
 
+    def _screening_section(self, progress: Sequence[tuple[str, int]]) -> QStandardItem:
+        section = _entry("Screenings", SECTION, SCREENING)
+        section.setSelectable(False)
+        font = section.font()
+        font.setBold(True)
+        section.setFont(font)
+        for name, decided in progress:
+            item = _entry(name, SCREENING, name, icon("status-to-read"))
+            item.setToolTip(f"Screening {name}: {decided:,} decided; open it to resume")
+            section.appendRow(_row(item, decided))
+        return section
+
     # --- selection -------------------------------------------------------------------
     def scope(self) -> Scope:
         return self._scope
@@ -301,6 +318,9 @@ class Sidebar(SidebarView):
             return
         if kind == Kind.SAVED:
             self.saved_search_chosen.emit(value)
+            return
+        if kind == SCREENING:
+            self.screening_chosen.emit(value)
             return
         self._scope = Scope(Kind(kind), value)
         self.scope_changed.emit(self._scope)

@@ -9,14 +9,24 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QGridLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QGridLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from paperdesk.core.models import Status
 from paperdesk.core.triage import TriageStats
 from paperdesk.gui.plots import BarPlot, CountPlot, CurvePlot
 from paperdesk.gui.sidebar import STATUS_LABELS
+from paperdesk.services.screenings import Prisma
 
 STATUS_COLOURS = {
     Status.NEW: "#8c959f",
@@ -31,6 +41,10 @@ TAGS_SHOWN = 12
 
 
 class StatsView(QDialog):
+    """A screening's figures (the one used last), or the library's when asked."""
+
+    prisma_requested = Signal()
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("statsView")
@@ -48,17 +62,30 @@ class StatsView(QDialog):
         grid.addWidget(self.found, 0, 1)
         grid.addWidget(self.by_status, 1, 0)
         grid.addWidget(self.by_tag, 1, 1)
+        self.library_wide = QCheckBox("Whole library (every decision, not one screening's)")
+        self.prisma = QLabel()
+        self.prisma.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.close)
+        self.prisma_button = QPushButton("Export PRISMA counts…")
+        self.prisma_button.clicked.connect(self.prisma_requested)
+        buttons.addButton(self.prisma_button, QDialogButtonBox.ButtonRole.ActionRole)
         column = QVBoxLayout(self)
+        column.addWidget(self.library_wide)
         column.addWidget(self.figures)
+        column.addWidget(self.prisma)
         column.addLayout(grid, 1)
         column.addWidget(buttons)
 
-    def show_stats(self, stats: TriageStats) -> None:
+    def show_stats(self, stats: TriageStats, counts: Prisma | None = None) -> None:
         lines = [html.escape(line) for line in stats.summary()]
         lines[0] = f"<b>{lines[0]}</b>"
         self.figures.setText("<br>".join(lines))
+        self.prisma.setText(
+            "PRISMA: " + html.escape(" · ".join(counts.lines())) if counts is not None else ""
+        )
+        self.prisma.setVisible(counts is not None)
+        self.prisma_button.setEnabled(counts is not None)
         self.per_day.set_bars(
             [(day.strftime("%m-%d"), count) for day, count in stats.per_day[-DAYS_SHOWN:]]
         )

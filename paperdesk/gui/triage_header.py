@@ -1,4 +1,9 @@
-"""The triage view's header: what to triage, in which order, keeping to which shortlist."""
+"""The triage view's header: which screening, what it goes through, the query that seeds
+it (and whether it confines it to the hits), in which order, keeping to which shortlist.
+
+A screening is named and stored (core/screening.py): picking one in the first box
+resumes it with its own settings; typing a new name starts one with the settings shown.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFrame,
     QHBoxLayout,
@@ -16,28 +22,48 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.core.scope import Kind, Scope
+from paperdesk.core.screening import DEFAULT_NAME, Screening
 from paperdesk.gui.triage_session import ORDER_LABELS, Order, Plan
 from paperdesk.services import triage
+
+#: The scope box's entries that are no sidebar entry: (kind, value) of their data.
+UNDECIDED_ENTRY = ("undecided", "")
+HERE_ENTRY = ("here", "")
+LIBRARY_ENTRY = ("library", "")
+#: A screening's own scope when no other entry names it (a saved search, an import).
+STORED_ENTRY = "stored"
 
 
 class TriageHeader(QFrame):
     """What to triage, in which order, keeping to which shortlist; `plan_changed` fires
-    when the user picks another."""
+    when the user picks another; `screening_picked` when a stored screening is chosen."""
 
     plan_changed = Signal()
+    screening_picked = Signal(str)
     leave_requested = Signal()
     help_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("triageHeader")
+        self.screening = QComboBox()
+        self.screening.setEditable(True)
+        self.screening.setAccessibleName("Screening")
+        self.screening.setMinimumContentsLength(12)
+        self.screening.setToolTip(
+            "A screening you come back to: pick one to resume it, type a new name to start one"
+        )
         self.scope = QComboBox()
         self.scope.setAccessibleName("What to triage")
-        self.scope.setMinimumContentsLength(18)
+        self.scope.setMinimumContentsLength(16)
         self.query = QLineEdit()
-        self.query.setAccessibleName("Triage search")
-        self.query.setPlaceholderText("Search to triage, e.g. bandit regret")
+        self.query.setAccessibleName("Seed query")
+        self.query.setPlaceholderText("Seed query (its hits first), e.g. bandit regret")
         self.query.setClearButtonEnabled(True)
+        self.confine = QCheckBox("Only its hits")
+        self.confine.setToolTip(
+            "Screen only the papers the query finds (the rest of the scope is left out)"
+        )
         self.order = QComboBox()
         self.order.setAccessibleName("Order")
         for order, label in ORDER_LABELS.items():
@@ -45,78 +71,128 @@ class TriageHeader(QFrame):
         self.shortlist = QComboBox()
         self.shortlist.setEditable(True)
         self.shortlist.setAccessibleName("Keep to shortlist")
-        self.shortlist.setMinimumContentsLength(12)
+        self.shortlist.setMinimumContentsLength(10)
         self.shortlist.setToolTip("S adds the paper to this shortlist (a new name creates it)")
         keys = QPushButton("Keys (?)")
         keys.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         keys.clicked.connect(self.help_requested)
-        done = QPushButton("Leave triage (Esc)")
+        done = QPushButton("Leave (Esc)")
         done.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         done.clicked.connect(self.leave_requested)
         row = QHBoxLayout(self)
         row.setContentsMargins(10, 6, 10, 6)
-        title = QLabel("Triage")
+        title = QLabel("Screening")
         title.setObjectName("triageTitle")
         row.addWidget(title)
-        row.addSpacing(8)
+        row.addWidget(self.screening)
+        row.addSpacing(6)
         row.addWidget(self.scope)
         row.addWidget(self.query, 1)
+        row.addWidget(self.confine)
         row.addWidget(QLabel("Order"))
         row.addWidget(self.order)
         row.addWidget(QLabel("Keep to"))
         row.addWidget(self.shortlist)
-        row.addStretch(0)
         row.addWidget(keys)
         row.addWidget(done)
-        self.scope.activated.connect(self._on_scope)
+        self._here: tuple[Scope, str] = (triage.UNDECIDED, "")
+        self.screening.activated.connect(self._on_screening)
+        self.screening.lineEdit().returnPressed.connect(self.plan_changed)
+        self.scope.activated.connect(lambda _row: self.plan_changed.emit())
+        self.confine.toggled.connect(lambda _on: self.plan_changed.emit())
         self.order.activated.connect(lambda _row: self.plan_changed.emit())
         self.shortlist.activated.connect(lambda _row: self.plan_changed.emit())
         self.shortlist.lineEdit().editingFinished.connect(self.plan_changed)
         self.query.returnPressed.connect(self.plan_changed)
 
     def fill(
-        self, here: Scope, here_text: str, shortlists: Sequence[str], tags: Sequence[str]
+        self,
+        here: Scope,
+        here_text: str,
+        shortlists: Sequence[str],
+        tags: Sequence[str],
+        screenings: Sequence[str] = (),
     ) -> None:
-        """The choices: not yet decided, the main window's view, a search, lists, tags."""
-        self.scope.clear()
-        self.scope.addItem("Not yet decided", ("undecided", ""))
-        if here != triage.UNDECIDED or here_text:
-            what = here.describe() if here.kind != Kind.ALL else "All papers"
-            label = f"This view: {what}" + (f", “{here_text}”" if here_text else "")
-            self.scope.addItem(label, ("here", ""))
-        self.scope.addItem("Search…", ("search", ""))
-        for name in shortlists:
-            self.scope.addItem(f"Shortlist: {name}", ("shortlist", name))
-        for name in tags:
-            self.scope.addItem(f"Tag: {name}", ("tag", name))
-        self._here = (here, here_text)
-        current = self.shortlist.currentText()
+        """The choices: the screenings; not yet decided, the main window's view, the whole
+        library, lists, tags."""
         self.blockSignals(True)  # the mode starts the triage once the choices are in
-        self.shortlist.clear()
-        self.shortlist.addItems(list(shortlists))
-        self.shortlist.setCurrentText(current or (shortlists[0] if shortlists else "Kept"))
-        self._on_scope()
-        self.blockSignals(False)
+        try:
+            name = self.screening.currentText().strip() or DEFAULT_NAME
+            self.screening.clear()
+            self.screening.addItems(list(screenings) or [DEFAULT_NAME])
+            self.screening.setCurrentText(name)
+            self.scope.clear()
+            self.scope.addItem("Not yet decided", UNDECIDED_ENTRY)
+            if here != triage.UNDECIDED:
+                what = here.describe() if here.kind != Kind.ALL else "All papers"
+                self.scope.addItem(f"This view: {what}", HERE_ENTRY)
+            self.scope.addItem("All papers", LIBRARY_ENTRY)
+            for shortlist in shortlists:
+                self.scope.addItem(f"Shortlist: {shortlist}", (Kind.SHORTLIST.value, shortlist))
+            for tag in tags:
+                self.scope.addItem(f"Tag: {tag}", (Kind.TAG.value, tag))
+            self._here = (here, here_text)
+            current = self.shortlist.currentText()
+            self.shortlist.clear()
+            self.shortlist.addItems(list(shortlists))
+            self.shortlist.setCurrentText(current or (shortlists[0] if shortlists else "Kept"))
+            if here_text and not self.query.text():
+                self.query.setText(here_text)  # the window's search seeds a new screening
+        finally:
+            self.blockSignals(False)
 
-    def _on_scope(self, _row: int = 0) -> None:
-        kind, _ = self.scope.currentData() or ("undecided", "")
-        self.query.setVisible(kind == "search")
-        if kind == "search":
-            self.query.setFocus(Qt.FocusReason.OtherFocusReason)
-        else:
-            self.plan_changed.emit()
+    def show_screening(self, screening: Screening) -> None:
+        """Show a stored screening's settings (nothing is started: the caller restarts)."""
+        widgets = (self.screening, self.scope, self.query, self.confine, self.order)
+        for widget in (*widgets, self.shortlist):
+            widget.blockSignals(True)
+        try:
+            self.screening.setCurrentText(screening.name)
+            self.scope.setCurrentIndex(self._scope_row(screening.scope))
+            self.query.setText(screening.query)
+            self.confine.setChecked(screening.confine)
+            self.order.setCurrentIndex(max(0, self.order.findData(screening.order)))
+            self.shortlist.setCurrentText(screening.shortlist or "")
+        finally:
+            for widget in (*widgets, self.shortlist):
+                widget.blockSignals(False)
+
+    def _scope_row(self, scope: Scope) -> int:
+        if scope == triage.UNDECIDED:
+            return self.scope.findData(UNDECIDED_ENTRY)
+        if scope.kind == Kind.ALL:
+            return self.scope.findData(LIBRARY_ENTRY)
+        row = self.scope.findData((scope.kind.value, scope.value))
+        if row >= 0:
+            return row
+        self.scope.addItem(
+            scope.describe().capitalize(), (STORED_ENTRY, f"{scope.kind}:{scope.value}")
+        )
+        return self.scope.count() - 1
+
+    def _on_screening(self, _row: int) -> None:
+        self.screening_picked.emit(self.screening.currentText().strip())
 
     def plan(self) -> Plan:
-        kind, name = self.scope.currentData() or ("undecided", "")
+        kind, name = self.scope.currentData() or UNDECIDED_ENTRY
         order = Order(self.order.currentData() or Order.PROMISE)
         shortlist = self.shortlist.currentText().strip() or None
-        scope, text, only_undecided = triage.UNDECIDED, "", True
-        if kind == "here":
-            scope, text = self._here
-        elif kind == "search":
-            scope, text = Scope(), self.query.text().strip()
-        elif kind == "shortlist":
-            scope, only_undecided = Scope.of_shortlist(name), False
-        elif kind == "tag":
-            scope = Scope(Kind.TAG, name)
-        return Plan(scope, text, order, shortlist, only_undecided)
+        scope = triage.UNDECIDED
+        if kind == HERE_ENTRY[0]:
+            scope = self._here[0]
+        elif kind == LIBRARY_ENTRY[0]:
+            scope = Scope()
+        elif kind == STORED_ENTRY:
+            stored_kind, _, value = name.partition(":")
+            scope = Scope(Kind(stored_kind), value)
+        elif kind in (Kind.SHORTLIST.value, Kind.TAG.value):
+            scope = Scope(Kind(kind), name)
+        text = self.query.text().strip()
+        return Plan(
+            scope,
+            text,
+            order,
+            shortlist,
+            self.screening.currentText().strip() or DEFAULT_NAME,
+            self.confine.isChecked() and bool(text),
+        )

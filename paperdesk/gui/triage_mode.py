@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QStackedWidget
 from paperdesk.core.changes import Changes
 from paperdesk.gui.triage_session import TriageSession
 from paperdesk.gui.triage_view import TriageView
-from paperdesk.services import triage
+from paperdesk.services import screenings, triage
 
 if TYPE_CHECKING:
     from paperdesk.gui.main_window import MainWindow
@@ -51,6 +51,7 @@ class TriageMode:
         self._trained.signal.connect(self.session.set_promise_ready)
         self._trained.notice.connect(self.session.message)
         self.view.leave_requested.connect(self.leave)
+        self.view.header.screening_picked.connect(self.resume)
         self.session.promise_started.connect(self._listen_to_promise)
         window.changes_applied.connect(self._follow)
 
@@ -64,24 +65,44 @@ class TriageMode:
         else:
             self.enter()
 
-    def enter(self) -> None:
+    def enter(self, screening: str | None = None) -> None:
+        """Triage: resume the screening named (by default the one used last) with its
+        scope, seed query and progress; with none yet, start one from the window's view."""
         window = self.window
         desk = window.desk
-        if desk is None or self.active:
+        if desk is None:
+            return
+        if self.active:
+            if screening is not None:
+                self.resume(screening)
             return
         overview = window.commands.overview
         shortlists = (
             sorted((s.name for s in overview.shortlists), key=str.casefold) if overview else []
         )
         tags = sorted((t.name for t in overview.tags), key=str.casefold) if overview else []
-        self.view.header.fill(window.sidebar.scope(), window.search_bar.text(), shortlists, tags)
-        # A short bounded read: the library's few always-highlight words.
+        names = [name for name, _decided in overview.screenings] if overview else []
+        header = self.view.header
+        header.fill(window.sidebar.scope(), window.search_bar.text(), shortlists, tags, names)
+        # Short bounded reads: one screening's settings, the few always-highlight words.
+        stored = screenings.named(desk, screening) if screening else screenings.last_used(desk)
+        if stored is not None:
+            header.show_screening(stored)
         self.view.always_words = triage.highlight_words(desk)
         keep = set(self.kept_actions())
         self._disabled = [a for a in window.actions() if a.isEnabled() and a not in keep]
         for action in self._disabled:
             action.setEnabled(False)
         self.stack.setCurrentWidget(self.view)
+        self.view.restart()
+
+    def resume(self, name: str) -> None:
+        """Switch to the stored screening of this name (a new name starts one)."""
+        desk = self.window.desk
+        if desk is None:
+            return
+        if screenings.exists(desk, name):
+            self.view.header.show_screening(screenings.named(desk, name))
         self.view.restart()
 
     def leave(self) -> None:

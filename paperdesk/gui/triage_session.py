@@ -23,13 +23,14 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from paperdesk.core.changes import Changes
-from paperdesk.core.errors import NotFoundError, PaperdeskError
+from paperdesk.core.errors import NotFoundError, PaperdeskError, ReadOnlyLibraryError
 from paperdesk.core.models import Paper
-from paperdesk.core.scope import Kind, Scope
+from paperdesk.core.scope import Scope
+from paperdesk.core.screening import DEFAULT_NAME, Screening
 from paperdesk.core.triage import Decision, Progress, pace_per_hour
 from paperdesk.gui.actions import decisions, history
 from paperdesk.gui.operations import Operations
-from paperdesk.services import reading, triage
+from paperdesk.services import reading, screenings, triage
 from paperdesk.services.desk import Desk
 from paperdesk.services.promise import order_words
 
@@ -59,19 +60,20 @@ MORE_LIKE_COUNT = 10
 
 @dataclass(frozen=True)
 class Plan:
-    """What to triage: a scope narrowed by a search text, in an order, keeping to a list."""
+    """What to triage: the screening of this name, going through a scope; `text` is its
+    seed query (its hits first), which confines it to the hits only with `confine`."""
 
     scope: Scope = triage.UNDECIDED
     text: str = ""
     order: Order = Order.PROMISE
     shortlist: str | None = None
-    only_undecided: bool = True
+    screening: str = DEFAULT_NAME
+    confine: bool = False
 
     def describe(self) -> str:
-        if self.scope == triage.UNDECIDED and not self.text:
-            return "papers not yet decided"
-        what = self.scope.describe() if self.scope.kind != Kind.ALL else "the library"
-        return f"{what}, search {self.text!r}" if self.text else what
+        return Screening(
+            self.screening or DEFAULT_NAME, self.scope, self.text, self.confine
+        ).describe()
 
 
 @dataclass
@@ -81,7 +83,9 @@ class _Round:
     ids: list[int]
     pending: set[int]
     order: list[int]
+    screening: Screening = field(default_factory=lambda: Screening(DEFAULT_NAME))
     terms: tuple[str, ...] = ()
+    left_out: int = 0
     members: set[int] = field(default_factory=set)
     shown: list[int] = field(default_factory=list)
     position: int = -1
@@ -124,21 +128,42 @@ class TriageSession(QObject):
         return self._round is not None
 
     def start(self, plan: Plan) -> None:
-        """Read the plan's papers on the reader thread, then show the first one."""
+        """Store the plan as its screening (created, or resumed with these settings) and
+        read its papers, on the writer thread; then show the first one."""
         self.plan = plan
         self._round = None
         self.paper = None
         seed = random.randrange(2**31)
 
         def read(desk: Desk) -> _Round:
-            queue = triage.queue(desk, plan.scope, plan.text, plan.only_undecided)
+            settings = {
+                "scope": plan.scope,
+                "query": plan.text,
+                "confine": plan.confine,
+                "order": plan.order.value,
+                "shortlist": plan.shortlist,
+            }
+            name = plan.screening or DEFAULT_NAME
+            try:
+                screening = screenings.start(desk, name, **settings)
+            except ReadOnlyLibraryError:  # shown, not stored: deciding says why it cannot
+                screening = Screening(name, **settings)
+            queue = screenings.queue(desk, screening)
             ids = list(queue.ids)
             order = list(ids)
             if plan.order == Order.RANDOM:
                 random.Random(seed).shuffle(order)
-            return _Round(ids, set(queue.pending), order, queue.terms, set(ids))
+            state = _Round(ids, set(queue.pending), order, screening=screening, terms=queue.terms)
+            state.left_out, state.members = queue.left_out, set(ids)
+            state.decision_times = screenings.decision_times(desk, screening)
+            return state
 
-        self.operations.read("Triage", read, self._on_read, self._on_failed, key="triage")
+        desk = self.operations.desk
+        if desk is None:
+            return
+        self.operations.runner.write(
+            "Triage", lambda _job: read(desk), on_done=self._on_read, on_error=self._on_failed
+        )
         if plan.order == Order.PROMISE:
             self._start_promise(plan.text or plan.scope.query())
 
@@ -160,6 +185,12 @@ class TriageSession(QObject):
         self._round = state
         self.started.emit()
         self._move(1)
+        self._read_stats()
+
+    @property
+    def screening(self) -> Screening | None:
+        """The screening under way (None before its papers are read)."""
+        return self._round.screening if self._round is not None else None
 
     def _on_failed(self, error: BaseException) -> None:
         self.busy = False
@@ -178,8 +209,9 @@ class TriageSession(QObject):
 
     # ------------------------------------------------------------------ deciding
 
-    def decide(self, decision: Decision) -> None:
-        """Keep, maybe or discard the paper shown; the next one shows once it is stored."""
+    def decide(self, decision: Decision, reason: str | None = None) -> None:
+        """Keep, maybe or discard the paper shown (a discard with an exclusion reason of
+        the screening's); the next one shows once it is stored."""
         paper = self.paper
         if paper is None or self.busy or self._round is None:
             return
@@ -196,6 +228,8 @@ class TriageSession(QObject):
             self.plan.shortlist,
             done=lambda: self._after_decision(paper.id),
             failed=failed,
+            screening=self._round.screening,
+            reason=reason,
         )
 
     def _after_decision(self, paper_id: int) -> None:
@@ -339,9 +373,9 @@ class TriageSession(QObject):
             return
         touched = [i for i in changes.paper_ids if i in state.members]
         if touched:
-            still_new = triage.undecided(desk, touched) if self.plan.only_undecided else set()
+            waiting = screenings.still_pending(desk, state.screening, touched)
             for paper_id in touched:
-                if paper_id in still_new or not self.plan.only_undecided:
+                if paper_id in waiting:
                     state.pending.add(paper_id)
                 else:
                     state.pending.discard(paper_id)
@@ -371,7 +405,11 @@ class TriageSession(QObject):
             return None
         pace = pace_per_hour(state.decision_times)
         return Progress(
-            len(state.ids) - len(state.pending), len(state.ids), pace, self._ordered_by()
+            len(state.ids) - len(state.pending),
+            len(state.ids),
+            pace,
+            self._ordered_by(),
+            state.left_out,
         )
 
     def _ordered_by(self) -> str:
@@ -385,9 +423,15 @@ class TriageSession(QObject):
             self.progress_changed.emit(progress)
 
     def _read_stats(self) -> None:
+        """The screening's own figures (progress, estimate), for the stopping hint."""
+        state = self._round
+        if state is None:
+            return
+        screening = state.screening
+        members, pending = len(state.ids), len(state.pending)
         self.operations.read(
             "Triage figures",
-            triage.stats,
+            lambda desk: triage.stats(desk, screening, members, pending),
             self.stats_read.emit,
             self._on_failed,
             key="triage-stats",

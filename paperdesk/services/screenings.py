@@ -12,13 +12,15 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from paperdesk.core.changes import Changes
 from paperdesk.core.errors import InvalidValueError, NotFoundError
-from paperdesk.core.scope import Scope
+from paperdesk.core.scope import Kind, Scope
 from paperdesk.core.screening import (
     DEFAULT_NAME,
     Screening,
@@ -28,12 +30,14 @@ from paperdesk.core.screening import (
 from paperdesk.core.triage import Decision, TriageStats
 from paperdesk.formats.atomic import atomic_open
 from paperdesk.services import searching, triage
+from paperdesk.services._sync import mutation, synced
 from paperdesk.services.desk import Desk
 
 #: What a discard without a reason is counted as in the PRISMA counts.
 NO_REASON = "no reason given"
 
 
+@mutation
 def start(
     desk: Desk,
     name: str = DEFAULT_NAME,
@@ -65,8 +69,11 @@ def start(
     if found is not None and screening == found:
         assert found.id is not None
         desk.library.screenings.touch(found.id)
-        return found
-    return desk.library.screenings.save(screening)
+    else:
+        screening = desk.library.screenings.save(screening)
+    # Nothing searchable changed: the index is marked current for the new generation.
+    synced(desk, Changes(f"Screening {screening.name}"))
+    return screening
 
 
 def named(desk: Desk, name: str) -> Screening:
@@ -129,6 +136,20 @@ def stats(desk: Desk, screening: Screening) -> TriageStats:
     return triage.stats(desk, screening, len(found.ids), len(found.pending))
 
 
+def figures(
+    desk: Desk, name: str | None = None, library_wide: bool = False
+) -> tuple[TriageStats, Prisma | None]:
+    """What `paperdesk stats` and the statistics view report of triage: the screening
+    named (the one used last by default) with its PRISMA counts, or the whole library's
+    decision log when asked (`library_wide`) or before any screening."""
+    screening = None
+    if not library_wide:
+        screening = named(desk, name) if name else last_used(desk)
+    if screening is None:
+        return triage.stats(desk), None
+    return stats(desk, screening), prisma(desk, screening)
+
+
 def summaries(desk: Desk) -> list[ScreeningSummary]:
     """Every screening with its progress, the one used last first."""
     lines = []
@@ -142,8 +163,26 @@ def summaries(desk: Desk) -> list[ScreeningSummary]:
     return lines
 
 
+@mutation
 def delete(desk: Desk, name: str) -> None:
     desk.library.screenings.delete(name)
+    synced(desk, Changes(f"Forget screening {name}"))
+
+
+def still_pending(desk: Desk, screening: Screening, ids: Sequence[int]) -> set[int]:
+    """Which of these papers of the screening wait for its decision after a change: not
+    decided in it, and (a screening of a status, as "not yet decided") still of that
+    status; papers decided elsewhere leave such a screening, as they leave its scope."""
+    decided = (
+        desk.library.screenings.decided_among(screening.id, ids)
+        if screening.id is not None
+        else set()
+    )
+    waiting = [i for i in ids if i not in decided]
+    if screening.scope.kind != Kind.STATUS:
+        return set(waiting)
+    statuses = desk.library.triage.statuses(waiting)
+    return {i for i in waiting if i in statuses and statuses[i].value == screening.scope.value}
 
 
 def _decided(desk: Desk, screening: Screening) -> dict[int, Decision]:

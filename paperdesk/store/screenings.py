@@ -8,16 +8,17 @@ themselves are written by TriageStore.decide, one undo step each.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Row, insert, select, update
+from sqlalchemy import Connection, Row, func, insert, select, update
 
 from paperdesk.core.errors import NotFoundError
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.core.screening import Screening
 from paperdesk.core.triage import Decision, LoggedDecision
 from paperdesk.store.database import SubStore
-from paperdesk.store.tables import decisions_t, now, screenings_t
+from paperdesk.store.tables import chunked, decisions_t, now, screenings_t
 
 
 class ScreeningStore(SubStore):
@@ -70,6 +71,17 @@ class ScreeningStore(SubStore):
             )
             connection.execute(screenings_t.delete().where(screenings_t.c.id == screening.id))
 
+    def decided_among(self, screening_id: int, ids: Sequence[int]) -> set[int]:
+        """Which of these papers the screening decided."""
+        found: set[int] = set()
+        with self._db.read() as connection:
+            for chunk in chunked(list(ids)):
+                query = select(decisions_t.c.paper_id).where(
+                    decisions_t.c.screening_id == screening_id, decisions_t.c.paper_id.in_(chunk)
+                )
+                found.update(connection.scalars(query))
+        return found
+
     def log(self, screening_id: int) -> list[LoggedDecision]:
         """The screening's decisions, oldest first."""
         query = (
@@ -83,6 +95,22 @@ class ScreeningStore(SubStore):
     def decided(self, screening_id: int) -> dict[int, LoggedDecision]:
         """Each paper the screening decided, with its latest decision."""
         return {entry.paper_id: entry for entry in self.log(screening_id)}
+
+
+def screening_progress(connection: Connection) -> list[tuple[str, int]]:
+    """(name, papers decided) of every screening, the one used last first."""
+    decided = (
+        select(decisions_t.c.screening_id, func.count(func.distinct(decisions_t.c.paper_id)))
+        .where(decisions_t.c.screening_id.is_not(None))
+        .group_by(decisions_t.c.screening_id)
+    )
+    counts = {int(i): int(n) for i, n in connection.execute(decided)}
+    rows = connection.execute(
+        select(screenings_t.c.id, screenings_t.c.name).order_by(
+            screenings_t.c.used.desc(), screenings_t.c.id.desc()
+        )
+    )
+    return [(name, counts.get(screening_id, 0)) for screening_id, name in rows]
 
 
 def _values(screening: Screening) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from paperdesk.core.models import LibraryStats, Overview, Status
 from paperdesk.store.database import SubStore
 from paperdesk.store.imports import list_batches
 from paperdesk.store.saved import list_saved_searches
+from paperdesk.store.screenings import screening_progress
 from paperdesk.store.shortlists import list_shortlists
 from paperdesk.store.tables import member_values_t, notes_t, papers_t, state_t
 from paperdesk.store.tags import list_tags
@@ -64,6 +65,7 @@ def _overview(connection: Connection) -> Overview:
         shortlists=tuple(list_shortlists(connection)),
         saved_searches=tuple(list_saved_searches(connection)),
         imports=tuple(list_batches(connection)),
+        screenings=tuple(screening_progress(connection)),
     )
 
 

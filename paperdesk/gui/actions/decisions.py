@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from paperdesk.core.screening import Screening
 from paperdesk.core.triage import LABELS, Decision
 from paperdesk.gui.actions import Done, perform
 from paperdesk.gui.operations import Operations
@@ -16,8 +17,11 @@ def decide(
     shortlist: str | None,
     done: Done | None = None,
     failed: ErrorCallback | None = None,
+    screening: Screening | None = None,
+    reason: str | None = None,
 ) -> None:
-    """Keep (onto `shortlist`, created if new), maybe or discard the paper.
+    """Keep (onto `shortlist`, created if new), maybe or discard the paper, in a
+    screening; a discard may carry an exclusion reason.
 
     The search index follows in the background (the window's catch-up) while the next
     paper is read: the triage waits for the database only.
@@ -25,7 +29,15 @@ def decide(
     perform(
         operations,
         LABELS[decision],
-        lambda desk: triage.decide(desk, paper_id, decision, shortlist, index_later=True),
+        lambda desk: triage.decide(
+            desk,
+            paper_id,
+            decision,
+            shortlist,
+            index_later=True,
+            screening=screening,
+            reason=reason,
+        ),
         done=done,
         failed=failed,
     )

@@ -1,0 +1,123 @@
+"""Screenings in the window (issue 21): leaving, closing and reopening resume the screening
+with its scope, seed query and progress; a query seeds the order without fencing the
+scope; the sidebar lists the screenings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from paperdesk.services import importing
+from paperdesk.services.desk import Desk
+from tests.gui.conftest import open_window
+from tests.gui.test_triage_view import CTRL, SHIFT, WAIT_MS, decided, enter_triage
+
+MOLECULES = Path(__file__).resolve().parents[1] / "data" / "molecules.csv"
+QUERY = "diffusion models for molecules"
+HITS = {"Diffusion models for molecules", "Equivariant diffusion models for molecules in 3D"}
+
+
+@pytest.fixture
+def molecules(tmp_path: Path) -> Path:
+    folder = tmp_path / "molecules"
+    with Desk.open(folder) as desk:
+        assert not importing.import_files(desk, [MOLECULES]).failed
+    return folder
+
+
+def seed(qtbot, view, query: str, confine: bool = False) -> None:
+    """All papers, seeded by `query` (Enter in the query box starts it again)."""
+    header = view.header
+    header.scope.setCurrentIndex(header.scope.findText("All papers"))
+    header.confine.blockSignals(True)
+    header.confine.setChecked(confine)
+    header.confine.blockSignals(False)
+    header.query.setText(query)
+    with qtbot.waitSignal(view.session.paper_shown, timeout=WAIT_MS):
+        header.query.returnPressed.emit()
+
+
+def reenter(qtbot, window):
+    """Ctrl+Shift+T from the table."""
+    view = window.triage.view
+    with qtbot.waitSignal(view.session.paper_shown, timeout=WAIT_MS):
+        qtbot.keyClick(window.table, Qt.Key.Key_T, CTRL | SHIFT)
+    return view
+
+
+def test_a_query_seeds_the_screening_and_it_reaches_papers_outside_the_hits(
+    qtbot, molecules: Path, tmp_path: Path
+) -> None:
+    window = open_window(qtbot, molecules, tmp_path / "settings.ini")
+    view = enter_triage(qtbot, window)
+    seed(qtbot, view, QUERY)
+    assert view.session.paper.title in HITS
+    assert view.progress_line.text().startswith("0 of 12 decided")
+    decided(qtbot, window, view, Qt.Key.Key_S)
+    assert view.session.paper.title in HITS
+    decided(qtbot, window, view, Qt.Key.Key_S)
+    # Past the hits the screening goes on through the library: a relevant paper that
+    # misses a query word comes next (file order), where a fence would have ended it.
+    assert view.session.paper.title == "Score-based generation of molecular conformers"
+
+    seed(qtbot, view, QUERY, confine=True)  # confining is a choice, and is said
+    assert "10 papers of the scope left out" in view.progress_line.text()
+
+
+def test_leaving_and_entering_again_resumes_the_screening(qtbot, window) -> None:
+    view = enter_triage(qtbot, window)
+    seed(qtbot, view, "learning")
+    decided(qtbot, window, view, Qt.Key.Key_X)
+    decided(qtbot, window, view, Qt.Key.Key_X)
+    decided_ids = {e.paper_id for e in window.desk.library.triage.log()}
+    total = view.progress_line.text().split(" decided")[0]
+    assert total.startswith("2 of ")
+    qtbot.keyClick(view, Qt.Key.Key_Escape)
+    assert not window.triage.active
+    view = reenter(qtbot, window)
+    assert view.header.scope.currentText() == "All papers"
+    assert view.header.query.text() == "learning"
+    assert view.progress_line.text().split(" decided")[0] == total
+    assert view.session.paper.id not in decided_ids
+
+
+def test_a_screening_resumes_after_closing_and_reopening_the_window(
+    qtbot, seeded_library: Path, tmp_path: Path
+) -> None:
+    window = open_window(qtbot, seeded_library, tmp_path / "settings.ini")
+    view = enter_triage(qtbot, window)
+    view.header.screening.setCurrentText("Robots")
+    seed(qtbot, view, "robot")
+    decided(qtbot, window, view, Qt.Key.Key_X)
+    first = {e.paper_id for e in window.desk.library.triage.log()}
+    total = view.progress_line.text().split(" decided")[0]
+    window.close()
+
+    again = open_window(qtbot, seeded_library, tmp_path / "settings.ini")
+    names = [
+        again.sidebar.model_.index(r, 0).data() for r in range(again.sidebar.model_.rowCount())
+    ]
+    assert "Screenings" in names
+    view = reenter(qtbot, again)
+    assert view.header.screening.currentText() == "Robots"
+    assert (view.header.scope.currentText(), view.header.query.text()) == ("All papers", "robot")
+    assert view.progress_line.text().split(" decided")[0] == total
+    assert view.session.paper.id not in first
+
+
+def test_the_sidebar_lists_screenings_and_choosing_one_resumes_it(qtbot, window) -> None:
+    view = enter_triage(qtbot, window)
+    view.header.screening.setCurrentText("Robots")
+    seed(qtbot, view, "robot")
+    decided(qtbot, window, view, Qt.Key.Key_X)
+    qtbot.keyClick(view, Qt.Key.Key_Escape)
+    sidebar = window.sidebar
+    qtbot.waitUntil(lambda: sidebar._index_of_entry("screening", "Robots") is not None)
+    entry = sidebar._index_of_entry("screening", "Robots")
+    assert entry.siblingAtColumn(1).data() == "1"
+    with qtbot.waitSignal(view.session.paper_shown, timeout=WAIT_MS):
+        sidebar.setCurrentIndex(entry)
+    assert window.triage.active and view.header.query.text() == "robot"
+    assert view.progress_line.text().startswith("1 of ")
