@@ -10,7 +10,7 @@ the writer, after which the list is read again.
 
 from __future__ import annotations
 
-from functools import partial
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.core.models import Paper
+from paperdesk.gui.actions import duplicates as duplicate_actions
 from paperdesk.gui.operations import Operations
 from paperdesk.gui.paper_table_model import display_title
 from paperdesk.services import duplicates, reading
@@ -65,8 +66,8 @@ class DuplicatesDialog(QDialog):
             buttons.addButton(button, QDialogButtonBox.ButtonRole.ActionRole)
             button.setEnabled(False)
         buttons.rejected.connect(self.reject)
-        self.merge_button.clicked.connect(lambda: self._decide("Merging duplicates", merge=True))
-        self.apart_button.clicked.connect(lambda: self._decide("Keeping papers apart", merge=False))
+        self.merge_button.clicked.connect(lambda: self._decide(duplicate_actions.merge))
+        self.apart_button.clicked.connect(lambda: self._decide(duplicate_actions.keep_apart))
         self.groups.itemSelectionChanged.connect(self._enable_buttons)
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
@@ -126,15 +127,11 @@ class DuplicatesDialog(QDialog):
         self.merge_button.setEnabled(chosen)
         self.apart_button.setEnabled(chosen)
 
-    def _decide(self, name: str, merge: bool) -> None:
+    def _decide(self, action: Callable[..., None]) -> None:
         ids = self.chosen_ids()
         if not ids:
             return
-        if merge:
-            action = partial(duplicates.merge, ids=ids, keep=ids[0])
-        else:
-            action = partial(duplicates.mark_not_duplicates, ids=ids)
         self.merge_button.setEnabled(False)
         self.apart_button.setEnabled(False)
-        # Read again once the decision is committed (before_apply runs after it).
-        self.operations.perform(name, action, before_apply=self.refresh)
+        # Read again once the decision is committed (`done` runs after it).
+        action(self.operations, ids, done=self.refresh)
