@@ -27,7 +27,7 @@ from paperdesk.core.errors import NotFoundError, PaperdeskError, ReadOnlyLibrary
 from paperdesk.core.models import Paper
 from paperdesk.core.scope import Scope
 from paperdesk.core.screening import DEFAULT_NAME, Screening
-from paperdesk.core.triage import Decision, Progress, pace_per_hour
+from paperdesk.core.triage import Decision, Progress, TriageStats, pace_per_hour
 from paperdesk.gui.actions import decisions, history
 from paperdesk.gui.operations import Operations
 from paperdesk.services import reading, screenings, triage
@@ -120,6 +120,9 @@ class TriageSession(QObject):
         # Milliseconds from a decision key to the next paper shown (bench/bench_triage.py).
         self.timings: list[float] = []
         self._decided_at = 0.0
+        # The pace of the screening's last sitting, from its figures (None until read).
+        self._pace: float | None = None
+        self.stats_read.connect(self._on_stats)
 
     # ------------------------------------------------------------------ starting
 
@@ -133,6 +136,7 @@ class TriageSession(QObject):
         self.plan = plan
         self._round = None
         self.paper = None
+        self._pace = None
         seed = random.randrange(2**31)
 
         def read(desk: Desk) -> _Round:
@@ -379,6 +383,8 @@ class TriageSession(QObject):
                     state.pending.add(paper_id)
                 else:
                     state.pending.discard(paper_id)
+        if touched:
+            self._read_stats()  # an undo or a change elsewhere moves the figures
         undone = self._undo_pending
         self._undo_pending = False
         back = [i for i in reversed(state.shown) if i in changes.paper_ids]
@@ -399,11 +405,19 @@ class TriageSession(QObject):
 
     # ------------------------------------------------------------------ figures
 
+    def _on_stats(self, stats: TriageStats) -> None:
+        """The screening's figures came: the progress line takes their pace, so the time
+        left it shows is the statistics view's, read from the same decisions."""
+        if stats.screening and self._round is not None:
+            if stats.screening == self._round.screening.name:
+                self._pace = stats.pace_per_hour
+                self._emit_progress()
+
     def progress(self) -> Progress | None:
         state = self._round
         if state is None:
             return None
-        pace = pace_per_hour(state.decision_times)
+        pace = self._pace if self._pace is not None else pace_per_hour(state.decision_times)
         return Progress(
             len(state.ids) - len(state.pending),
             len(state.ids),

@@ -4,6 +4,8 @@ scope; the sidebar lists the screenings."""
 
 from __future__ import annotations
 
+import html
+import time
 from pathlib import Path
 
 import pytest
@@ -121,3 +123,26 @@ def test_the_sidebar_lists_screenings_and_choosing_one_resumes_it(qtbot, window)
         sidebar.setCurrentIndex(entry)
     assert window.triage.active and view.header.query.text() == "robot"
     assert view.progress_line.text().startswith("1 of ")
+
+
+def test_the_triage_view_and_the_statistics_say_the_same_time_left(qtbot, window) -> None:
+    """Both read the screening's own decisions (it said 37 min in one, 7 h 25 min in the
+    other, the statistics reading the whole library's log)."""
+    view = enter_triage(qtbot, window)
+    for key in (Qt.Key.Key_X, Qt.Key.Key_M, Qt.Key.Key_X):
+        decided(qtbot, window, view, key)
+        time.sleep(1.1)  # decisions are stored to the second: a pace needs them apart
+    decided(qtbot, window, view, Qt.Key.Key_X)
+    qtbot.waitUntil(lambda: "left at this pace" in view.progress_line.text(), timeout=WAIT_MS)
+    qtbot.keyClick(view, Qt.Key.Key_G, CTRL | SHIFT)
+    stats_view = window.commands.stats_view
+    qtbot.waitUntil(lambda: "left at that pace" in stats_view.figures.text(), timeout=WAIT_MS)
+
+    def left(text: str, marker: str) -> str:
+        return text.split(marker)[0].rsplit(";", 1)[-1].rsplit("·", 1)[-1].strip()
+
+    shown = left(view.progress_line.text(), " left at this pace")
+    assert shown == left(stats_view.figures.text(), " left at that pace")
+    assert "Screening 'Triage'" in html.unescape(stats_view.figures.text())
+    assert "records screened: 4" in stats_view.prisma.text()
+    stats_view.close()
