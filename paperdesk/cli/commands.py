@@ -419,6 +419,19 @@ def cmd_export(desk: Desk, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_pin_keys(desk: Desk, args: argparse.Namespace) -> int:
+    scope = _export_scope(args)
+    changes = exporting.pin_keys(desk, scope, args.key_pattern)
+    pinned = len(changes.paper_ids)
+    noun = "key" if pinned == 1 else "keys"
+    print(
+        f"pinned {pinned} citation {noun} of {scope.describe()}"
+        if pinned
+        else f"every paper of {scope.describe()} has a key of its own already"
+    )
+    return 0
+
+
 def _export_scope(args: argparse.Namespace) -> Scope:
     given = [name for name in ("shortlist", "query", "ids") if getattr(args, name) is not None]
     if len(given) > 1:

@@ -17,6 +17,7 @@ from paperdesk.cli.commands import (
     cmd_list,
     cmd_menu_entry,
     cmd_note,
+    cmd_pin_keys,
     cmd_rate,
     cmd_reindex,
     cmd_restore,
@@ -325,8 +326,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument(
         "--force",
         action="store_true",
-        help="replace an existing file; also write into the library folder, through a "
-        "symbolic link or into a device (-o /dev/stdout)",
+        help="replace an existing file; also write through a symbolic link or into a "
+        "device (-o /dev/stdout); never inside the library folder",
     )
     sub.add_argument(
         "--format",
@@ -349,6 +350,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--key-pattern",
         default=exporting.DEFAULT_PATTERN,
         help="citation keys for papers without one (default %(default)s)",
+    )
+    sub = command(
+        "pin-keys",
+        cmd_pin_keys,
+        "store the citation keys exports give papers without one, so later edits of "
+        "their titles or authors leave them alone (undo takes them back)",
+    )
+    sub.add_argument("--shortlist", default=None, help="a shortlist's papers")
+    sub.add_argument("--query", "-q", default=None, help="the results of a search")
+    sub.add_argument("--ids", default=None, help="papers by id, e.g. 1,2,7")
+    sub.add_argument(
+        "--key-pattern",
+        default=exporting.DEFAULT_PATTERN,
+        help="the keys to make (default %(default)s)",
     )
     sub = command("syntax", cmd_syntax, "print the search syntax cheat-sheet")
     sub.set_defaults(needs_library=False)

@@ -155,12 +155,18 @@ def unique_key(base: str, taken: Set[str]) -> str:
     Keys are compared case-insensitively, as BibTeX and pybtex do, so `taken` must
     hold casefolded keys (`{key.casefold() for key in keys}`).
     """
-    candidate = base
-    number = 0
+    return _first_free(base, taken, 0)[0]
+
+
+def _first_free(base: str, taken: Set[str], start: int) -> tuple[str, int]:
+    """The first free key of `base`, `base`a, `base`b... from the `start`-th on, and its
+    place in that sequence."""
+    number = start
+    candidate = base if number == 0 else base + _suffix(number - 1)
     while candidate.casefold() in taken:
         candidate = base + _suffix(number)
         number += 1
-    return candidate
+    return candidate, number
 
 
 def assign_keys(
@@ -184,10 +190,15 @@ def assign_keys(
             keys.append(own)
         else:
             keys.append(None)
+    # Where the search for a free suffix of each base stopped: the keys before it stay
+    # taken, so the next paper of that base starts there (10,000 keyless papers of one
+    # base, `anon2025learning`, would otherwise try 50 million keys).
+    passed: dict[str, int] = {}
     result = []
     for paper, key in zip(papers, keys, strict=True):
         if key is None:
-            key = unique_key(make_key(paper, pattern), used)
+            base = make_key(paper, pattern)
+            key, passed[base] = _first_free(base, used, passed.get(base, 0))
             used.add(key.casefold())
         result.append(key)
     return result

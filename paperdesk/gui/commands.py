@@ -16,7 +16,6 @@ from functools import partial
 
 from PySide6.QtGui import QGuiApplication
 
-from paperdesk.core.citekeys import assign_keys
 from paperdesk.core.models import Overview, Paper, Status
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.gui.actions import highlights, history, papers, searches, shortlists, tags
@@ -118,12 +117,17 @@ class Commands:
             )
 
     def copy_citation_keys(self) -> None:
-        """Their citation keys, comma-separated, as \\cite{} wants them."""
-
-        def keys(found: list[Paper]) -> None:
-            self._copy(",".join(assign_keys(found)), len(found), ("citation key", "citation keys"))
-
-        self._read_selected("Copying citation keys", keys)
+        """Their citation keys, comma-separated, as \\cite{} wants them: the keys an
+        export gives them."""
+        if ids := self.panes.selection_or_warn():
+            self.operations.read(
+                "Copying citation keys",
+                lambda desk: [str(p.citation_key) for p in exporting.with_keys(desk, ids)],
+                on_done=lambda keys: self._copy(
+                    ",".join(keys), len(keys), ("citation key", "citation keys")
+                ),
+                on_error=partial(self.operations.errors.report, "Copying citation keys"),
+            )
 
     def copy_titles(self) -> None:
         def titles(found: list[Paper]) -> None:

@@ -3,10 +3,11 @@
 Without being told, an export writes only a new file outside the library folder.
 `overwrite` (the CLI's `--force`; the GUI's file dialog asks the usual question first)
 lets it replace an existing file. `force` (the CLI's `--force`) also lets it write
-into the library folder, through a symbolic link (the file it points to is replaced,
-not the link) and into a device or pipe (`-o /dev/stdout`), which is written as a
-stream since it cannot be replaced. The library's own database and index are never
-written over: an export there would destroy the library it comes from.
+through a symbolic link (the file it points to is replaced, not the link) and into a
+device or pipe (`-o /dev/stdout`), which is written as a stream since it cannot be
+replaced. Nothing is ever written inside the library folder, `--force` or not: its
+database, index, backups and the lock other programs hold (`library.lock`) are the
+library's own, and an export over one of them would break the library it comes from.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def check_target(path: Path, library: Path, overwrite: bool, force: bool) -> Tar
                 "the file it points to, or choose another file"
             )
         path = Path(os.path.realpath(path))
-    _refuse_the_library_itself(path, library, force)
+    _refuse_the_library_folder(path, library)
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
@@ -63,22 +64,22 @@ def check_target(path: Path, library: Path, overwrite: bool, force: bool) -> Tar
     return Target(path)
 
 
-def _refuse_the_library_itself(path: Path, library: Path, force: bool) -> None:
+def _refuse_the_library_folder(path: Path, library: Path) -> None:
     library = Path(os.path.realpath(library))
     folder = Path(os.path.realpath(path.parent))
     if folder != library and library not in folder.parents:
         return
     inside = Path(os.path.relpath(folder / path.name, library))
     if inside.parts[0] in (DB_FILE, INDEX_DIR) or inside.name.startswith(DB_FILE):
+        what = "index" if inside.parts[0] == INDEX_DIR else "database"
         raise InvalidValueError(
-            f"{path} is the library's own {'index' if inside.parts[0] == INDEX_DIR else 'database'}"
-            "; an export there would destroy the library: choose another file"
+            f"{path} is the library's own {what}; an export there would destroy the "
+            "library: choose another file"
         )
-    if not force:
-        raise InvalidValueError(
-            f"{path} is inside the library folder {library}; choose a file elsewhere, "
-            "or give --force"
-        )
+    raise InvalidValueError(
+        f"{path} is inside the library folder {library}, which holds the library's own "
+        "files (even with --force): choose a file elsewhere"
+    )
 
 
 @contextmanager

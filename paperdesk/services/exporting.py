@@ -2,8 +2,13 @@
 
 Every export writes a temporary file and renames it (formats/atomic.py), so an
 unwritable target, a full disk or a cancel leaves no partial file; what it may write
-over is decided by services.export_target. Citation keys are generated once and
-stored, so a paper keeps its key across exports.
+over is decided by services.export_target.
+
+An export changes nothing in the library. A paper without a citation key of its own
+gets a generated one, given out over the whole library in id order after every stored
+key (`citation_keys`): the same key in every export, preview and copy, whatever else is
+exported with it. `pin_keys`, an undo step like any edit, stores them, so that a later
+edit of a title or an author leaves a key already cited alone.
 """
 
 from __future__ import annotations
@@ -72,8 +77,8 @@ def export(
 ) -> ExportResult:
     """Write the scope's papers to `path`; the file appears whole or not at all.
 
-    An existing file is replaced only with `overwrite` (or `force`); the library
-    folder, a symbolic link or a device only with `force` (see services.export_target).
+    An existing file is replaced only with `overwrite` (or `force`); a symbolic link or
+    a device only with `force`; the library folder never (see services.export_target).
     """
     path = Path(path)
     chosen = format_for(path, format)
@@ -89,15 +94,12 @@ def export(
         count = backup.write_backup(desk, target.path)
         return ExportResult(path, chosen, count, Changes())
     check_pattern(options.key_pattern)
-    loaded, new_keys = _with_keys(desk, searching.scope_ids(desk, scope), options.key_pattern)
+    loaded = with_keys(desk, searching.scope_ids(desk, scope), options.key_pattern)
     papers = _checking_cancel(loaded, cancelled)
     options = replace(options, heading=_heading(scope), tag_colours=_tag_colours(desk))
     with open_target(target, desk.folder, newline=WRITERS[chosen].newline) as stream:
         count = _write(chosen, papers, stream, options)
-    # Kept only once the file is in place: a failed or cancelled export changes nothing.
-    # A read-only library lends the keys to this file without keeping them.
-    changes = _store_keys(desk, new_keys) if new_keys and not desk.read_only else Changes()
-    return ExportResult(path, chosen, count, changes)
+    return ExportResult(path, chosen, count, Changes())
 
 
 def preview(
@@ -108,7 +110,7 @@ def preview(
         return "(a JSON backup of the whole library: every paper and all your data)"
     ids = searching.scope_ids(desk, scope)[:limit]
     stream = io.StringIO()
-    _write(format, desk.library.papers.get_many(ids), stream, options)
+    _write(format, with_keys(desk, ids, options.key_pattern), stream, options)
     return stream.getvalue()
 
 
@@ -126,26 +128,43 @@ def _write(format: str, papers: Iterable[Paper], stream: TextIO, options: Option
     return WRITERS[format].write(papers, stream, options)
 
 
-def _with_keys(desk: Desk, ids: Sequence[int], pattern: str) -> tuple[list[Paper], dict[int, str]]:
-    """The papers, each with a usable citation key unique in the library, and the keys
-    made for them here (to be stored once the file is written).
+def citation_keys(desk: Desk, pattern: str = DEFAULT_PATTERN) -> dict[int, str]:
+    """Every paper's citation key (paper id -> key): its own, or the one `pattern`
+    generates for it, unique in the library.
 
-    An imported key BibTeX would refuse (`Müller2020`) counts as missing: otherwise
-    every export would invent a different replacement for it.
+    Own keys are claimed first and generated ones given out in id order, over the whole
+    library rather than the papers at hand: two exports (or a copy and an export) give a
+    paper the same key while the library's papers stay as they are. An imported key
+    BibTeX would refuse (`Müller2020`) counts as missing.
     """
+    ids, sources = [], []
+    for paper_id, key, source in desk.library.papers.key_sources():
+        ids.append(paper_id)
+        sources.append(replace(source, citation_key=key))
+    return dict(zip(ids, assign_keys(sources, pattern), strict=True))
+
+
+def with_keys(desk: Desk, ids: Sequence[int], pattern: str = DEFAULT_PATTERN) -> list[Paper]:
+    """The papers, each with its citation key (`citation_keys`)."""
     papers = desk.library.papers.get_many(ids)
-    keyless = [p for p in papers if not (p.citation_key and is_valid_key(p.citation_key))]
-    if not keyless:
-        return papers, {}
-    taken = desk.library.papers.citation_keys_in_use() - {p.citation_key for p in keyless}
-    new_keys = dict(zip((p.id for p in keyless), assign_keys(keyless, pattern, taken), strict=True))
-    keyed = [replace(p, citation_key=new_keys[p.id]) if p.id in new_keys else p for p in papers]
-    return keyed, new_keys
+    if all(p.citation_key and is_valid_key(p.citation_key) for p in papers):
+        return papers
+    keys = citation_keys(desk, pattern)
+    return [replace(p, citation_key=keys[p.id]) for p in papers]
 
 
 @mutation
-def _store_keys(desk: Desk, new_keys: dict[int, str]) -> Changes:
-    changes = desk.library.papers.set_citation_keys(new_keys)
+def pin_keys(desk: Desk, scope: Scope, pattern: str = DEFAULT_PATTERN) -> Changes:
+    """Store the generated citation keys of the scope's papers (one undo step), so that
+    editing a title, an author or a year later does not change a key already cited."""
+    check_pattern(pattern)
+    keys = citation_keys(desk, pattern)
+    ids = searching.scope_ids(desk, scope)
+    papers = desk.library.papers.get_many(ids)
+    new = {p.id: keys[p.id] for p in papers if p.citation_key != keys[p.id]}
+    if not new:
+        return Changes()
+    changes = desk.library.papers.set_citation_keys(new)
     # Keys are not searchable: the index needs no new documents, only the new generation.
     desk.index.mark_current(desk.library.generation())
     return changes

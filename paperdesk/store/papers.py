@@ -30,7 +30,7 @@ from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import InvalidValueError, NotFoundError
 from paperdesk.core.evidence import Evidence, evidence_of
 from paperdesk.core.fields import Field, FieldType
-from paperdesk.core.models import Annotation, Identifiers, Paper, Status
+from paperdesk.core.models import Annotation, Identifiers, Paper, PaperRecord, Status
 from paperdesk.core.rules import check_rating, clean_title, rating_label
 from paperdesk.core.team_values import TeamValues
 from paperdesk.core.text import normalise_for_matching
@@ -303,17 +303,44 @@ class PaperStore(SubStore):
         return Changes("Edit title", ids_of([paper_id]))
 
     def set_citation_keys(self, keys: dict[int, str]) -> Changes:
-        """Store generated citation keys so a paper keeps its key across exports.
+        """Pin citation keys (paper id -> key): one undo step, as any edit."""
+        label = f"Pin {len(keys)} citation key{'s' if len(keys) != 1 else ''}"
+        with self._db.action(label) as w:
+            ids = require_ids(w.connection, list(keys))
+            with w.journal.tracked_ids(papers_t, "id", ids):
+                for paper_id in ids:
+                    w.connection.execute(
+                        update(papers_t)
+                        .where(papers_t.c.id == paper_id)
+                        .values(citation_key=keys[paper_id])
+                    )
+        return Changes(label, ids_of(ids))
 
-        Not an undo step: an export is not something the user did to the library, and
-        `export; undo` must undo the user's last action (issue 13).
-        """
-        with self._db.bookkeeping() as connection:
-            for paper_id, key in keys.items():
-                connection.execute(
-                    update(papers_t).where(papers_t.c.id == paper_id).values(citation_key=key)
+    def key_sources(self) -> Iterator[tuple[int, str | None, PaperRecord]]:
+        """(id, stored key, what a generated key is made of) of every paper, in id order:
+        the title, the first author and the year (core/citekeys.py)."""
+        first_author = (
+            select(authors_t.c.name)
+            .where(authors_t.c.paper_id == papers_t.c.id)
+            .order_by(authors_t.c.position)
+            .limit(1)
+            .scalar_subquery()
+        )
+        query = select(
+            papers_t.c.id,
+            papers_t.c.citation_key,
+            papers_t.c.title,
+            papers_t.c.year,
+            first_author.label("author"),
+        ).order_by(papers_t.c.id)
+        with self._db.read() as connection:
+            for row in connection.execute(query):
+                authors = (row.author,) if row.author else ()
+                yield (
+                    row.id,
+                    row.citation_key,
+                    PaperRecord(row.title, authors=authors, year=row.year),
                 )
-        return Changes("Assign citation keys", ids_of(keys))
 
     def delete(self, ids: Sequence[int]) -> Changes:
         ids = unique(ids)

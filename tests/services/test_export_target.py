@@ -1,6 +1,7 @@
 """An export never writes over what the user did not mean (issue 13, items 3 and 9): an
-existing file, the library folder, a device or a link's target need --force, the
-library's own database never; a killed export's temporary file goes at the next start."""
+existing file, a device or a link's target need --force; the library folder, its
+database and its lock never (issue 26, item 5); a killed export's temporary file goes
+at the next start."""
 
 from __future__ import annotations
 
@@ -46,13 +47,17 @@ def test_the_library_s_own_files_are_refused_even_with_force(desk: Desk, name: s
     assert (desk.folder / DB_FILE).read_bytes() == before
 
 
-def test_the_library_folder_needs_force(desk: Desk) -> None:
-    inside = desk.folder / "refs.bib"
-    with pytest.raises(InvalidValueError, match="inside the library folder"):
-        export(desk, inside)
-    assert not inside.exists()
-    export(desk, inside, force=True)
-    assert inside.read_text(encoding="utf-8").startswith("@")
+@pytest.mark.parametrize("name", ["refs.bib", "library.lock", "backups/refs.bib"])
+def test_nothing_is_written_inside_the_library_folder_even_with_force(
+    desk: Desk, name: str
+) -> None:
+    inside = desk.folder / name
+    inside.parent.mkdir(exist_ok=True)
+    before = inside.read_bytes() if inside.exists() else None
+    for force in (False, True):
+        with pytest.raises(InvalidValueError, match="inside the library folder .*even with"):
+            export(desk, inside, force=force)
+    assert (inside.read_bytes() if inside.exists() else None) == before
 
 
 def test_a_link_is_not_followed_without_force(desk: Desk, tmp_path: Path) -> None:

@@ -77,25 +77,36 @@ def test_hostile_shortlist_exports_in_order_and_parses(
     text = target.read_text(encoding="utf-8")
     assert_parses_everywhere(text, 6)
     entries = bibtexparser.parse_string(text).entries
-    keys = [desk.library.papers.get(i).citation_key for i in hostile_shortlist]
-    assert [e.key for e in entries] == keys
+    keys = exporting.citation_keys(desk)
+    assert [e.key for e in entries] == [keys[i] for i in hostile_shortlist]
     assert entries[0]["x-paperdesk-rating"] == "5"
     assert "c++" in entries[0]["keywords"]
 
 
-def test_citation_keys_are_stored_and_kept_across_exports(desk: Desk, tmp_path: Path) -> None:
-    exporting.export(desk, Scope.of_ids((36, 1)), tmp_path / "a.bib")
-    first = desk.library.papers.get(36).citation_key
-    assert first and first.startswith("anon2025")
-    editing.set_title(
-        desk, 36, "Learning to (Learn at Test Time): RNNs with Expressive Hidden States"
-    )
-    exporting.export(desk, Scope.of_ids((36,)), tmp_path / "b.bib")
-    assert desk.library.papers.get(36).citation_key == first
-    assert f"@inproceedings{{{first}," in (tmp_path / "b.bib").read_text(encoding="utf-8")
+def test_an_export_changes_nothing_in_the_library(desk: Desk, tmp_path: Path) -> None:
+    """Issue 26: one export stored 2,000 keys in the database, outside history."""
+    generation, undo = desk.library.generation(), history.labels(desk).undo
     exporting.export(desk, Scope(), tmp_path / "all.bib")
-    all_keys = [p.citation_key for batch in desk.library.papers.iter_all() for p in batch]
-    assert len(set(all_keys)) == 38
+    exporting.export(desk, Scope(), tmp_path / "all.csv")
+    assert desk.library.generation() == generation
+    assert history.labels(desk).undo == undo
+    assert all(p.citation_key is None for batch in desk.library.papers.iter_all() for p in batch)
+
+
+def test_a_paper_gets_the_same_key_in_every_export(desk: Desk, tmp_path: Path) -> None:
+    def keys_in(name: str) -> list[str]:
+        text = (tmp_path / name).read_text(encoding="utf-8")
+        return [entry.key for entry in bibtexparser.parse_string(text).entries]
+
+    keys = exporting.citation_keys(desk)
+    exporting.export(desk, Scope.of_ids((36,)), tmp_path / "one.bib")
+    exporting.export(desk, Scope.of_ids((1, 36)), tmp_path / "two.bib")
+    exporting.export(desk, Scope(), tmp_path / "all.bib")
+    assert keys_in("one.bib") == [keys[36]]
+    assert keys_in("two.bib") == [keys[1], keys[36]]
+    assert sorted(keys_in("all.bib")) == sorted(keys.values())
+    assert len(set(keys.values())) == 38
+    assert exporting.citation_keys(desk) == keys
 
 
 def test_an_export_is_no_undo_step_and_undo_still_undoes_the_last_action(
@@ -104,12 +115,24 @@ def test_an_export_is_no_undo_step_and_undo_still_undoes_the_last_action(
     """Issue 13: `rate; export; undo` undid the keys the export stored, not the rating."""
     editing.set_rating(desk, [36], 4)
     exporting.export(desk, Scope(), tmp_path / "all.bib")
-    key = desk.library.papers.get(36).citation_key
-    assert key
     assert history.labels(desk).undo == "Rate 4 stars"
     history.undo(desk)
-    paper = desk.library.papers.get(36)
-    assert paper.rating == 0 and paper.citation_key == key
+    assert desk.library.papers.get(36).rating == 0
+
+
+def test_pinned_keys_survive_edits_and_undo_takes_them_back(desk: Desk, tmp_path: Path) -> None:
+    first = exporting.citation_keys(desk)[36]
+    assert first.startswith("anon2025")
+    changes = exporting.pin_keys(desk, Scope.of_ids((36, 1)))
+    assert changes.paper_ids == {36, 1} and history.labels(desk).undo == "Pin 2 citation keys"
+    editing.set_title(
+        desk, 36, "Learning to (Learn at Test Time): RNNs with Expressive Hidden States"
+    )
+    exporting.export(desk, Scope.of_ids((36,)), tmp_path / "b.bib")
+    assert f"@inproceedings{{{first}," in (tmp_path / "b.bib").read_text(encoding="utf-8")
+    history.undo(desk)  # the title
+    history.undo(desk)  # the keys
+    assert desk.library.papers.get(36).citation_key is None
 
 
 def test_a_failed_or_cancelled_export_stores_no_keys(desk: Desk, tmp_path: Path) -> None:
