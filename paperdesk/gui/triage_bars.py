@@ -1,4 +1,5 @@
-"""The small bars the triage view opens under the abstract: quick tag, note, highlight.
+"""The small bars the triage view opens under the abstract: quick tag, note, highlight,
+and the reason of a discard.
 
 Each takes the keyboard while it is open, says which keys it answers, and reports the
 user's answer with `submitted` (or `cancelled` on Esc); the view then acts and hands the
@@ -8,6 +9,7 @@ passage, so both annotate alike.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
@@ -224,3 +226,51 @@ class HighlightBar(Bar):
 
     def _submit(self) -> None:
         self.submitted.emit(self.colour(), self.comment.text().strip())
+
+
+class ReasonBar(Bar):
+    """`X` in a screening with exclusion reasons (`Shift+X` in any): why the paper is
+    discarded. A digit picks a listed reason; a new one is typed; Enter alone discards
+    without a reason."""
+
+    submitted = Signal(object)  # the reason, or None for none
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(
+            "Discard: why?",
+            "1-9 picks a reason · type a new one and Enter · Enter alone: no reason · Esc cancels",
+            parent,
+        )
+        self.reasons: list[str] = []
+        self.listing = QLabel()
+        self.listing.setWordWrap(True)
+        self.input = QLineEdit()
+        self.input.setAccessibleName("Exclusion reason")
+        self.input.setPlaceholderText("a new reason, e.g. wrong population")
+        self.input.returnPressed.connect(self._submit)
+        self.column.addWidget(self.listing)
+        self.column.addWidget(self.input)
+        digits = {
+            (getattr(Qt.Key, f"Key_{n}").value, PLAIN): (lambda n=n: self._pick(n))
+            for n in range(1, 10)
+        }
+        self.finish_layout(self.input, digits)
+
+    def open(self, reasons: list[str]) -> None:
+        self.reasons = list(reasons)
+        self.listing.setText(
+            "   ".join(f"<b>{n}</b> {html.escape(r)}" for n, r in enumerate(reasons, start=1))
+            or "No reasons yet: type one."
+        )
+        self.input.clear()
+        self.show()
+        self.input.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _pick(self, number: int) -> None:
+        if self.input.text() or number > len(self.reasons):
+            self.input.insert(str(number))  # part of a new reason's text
+            return
+        self.submitted.emit(self.reasons[number - 1])
+
+    def _submit(self) -> None:
+        self.submitted.emit(self.input.text().strip() or None)

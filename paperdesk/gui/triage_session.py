@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -26,7 +26,7 @@ from paperdesk.core.changes import Changes
 from paperdesk.core.errors import NotFoundError, PaperdeskError, ReadOnlyLibraryError
 from paperdesk.core.models import Paper
 from paperdesk.core.scope import Scope
-from paperdesk.core.screening import DEFAULT_NAME, Screening
+from paperdesk.core.screening import DEFAULT_NAME, MAX_REASONS, Screening
 from paperdesk.core.triage import Decision, Progress, TriageStats, pace_per_hour
 from paperdesk.gui.actions import decisions, history
 from paperdesk.gui.operations import Operations
@@ -221,6 +221,8 @@ class TriageSession(QObject):
             return
         self.busy = True
         self._decided_at = time.perf_counter()
+        if reason and reason not in self._round.screening.reasons:
+            self._add_reason(reason)
 
         def failed(_error: BaseException) -> None:
             self.busy = False  # the paper stays; the failure is reported as any action's
@@ -234,6 +236,22 @@ class TriageSession(QObject):
             failed=failed,
             screening=self._round.screening,
             reason=reason,
+        )
+
+    def _add_reason(self, reason: str) -> None:
+        """A new exclusion reason joins the screening's list (stored before the discard
+        that gives it, on the same writer thread)."""
+        state = self._round
+        desk = self.operations.desk
+        if state is None or desk is None or len(state.screening.reasons) >= MAX_REASONS:
+            return
+        reasons = (*state.screening.reasons, reason)
+        state.screening = replace(state.screening, reasons=reasons)
+        name = state.screening.name
+        self.operations.runner.write(
+            "Exclusion reason",
+            lambda _job: screenings.start(desk, name, reasons=reasons),
+            on_error=self._on_failed,
         )
 
     def _after_decision(self, paper_id: int) -> None:

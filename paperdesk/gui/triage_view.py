@@ -38,7 +38,7 @@ from paperdesk.gui.actions.notes import NoteDrafts
 from paperdesk.gui.help_overlay import HelpOverlay
 from paperdesk.gui.links import links_html, open_link
 from paperdesk.gui.sidebar import STATUS_LABELS
-from paperdesk.gui.triage_bars import HighlightBar, NoteBar, TagBar
+from paperdesk.gui.triage_bars import HighlightBar, NoteBar, ReasonBar, TagBar
 from paperdesk.gui.triage_header import TriageHeader
 from paperdesk.gui.triage_session import TriageSession
 from paperdesk.services.rendering import abstract_html, passage_at
@@ -52,7 +52,8 @@ KEYS = [
     ("Deciding", ""),
     ("S", "Keep: to read, and onto the shortlist chosen above"),
     ("M", "Maybe: skimmed, decide later"),
-    ("X", "Discard"),
+    ("X", "Discard (asks why when the screening lists exclusion reasons)"),
+    ("Shift+X", "Discard with a reason (a new one joins the screening's list)"),
     ("1 – 5, 0", "Rate the paper (0 clears); 4 and 5 count as keeps for the order"),
     ("U, Ctrl+Z", "Undo the last action, back to its paper"),
     ("Annotating", ""),
@@ -215,6 +216,7 @@ class TriageView(QWidget):
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setObjectName("triageNote")
         self.tag_bar = TagBar()
+        self.reason_bar = ReasonBar()
         self.note_bar = NoteBar()
         self.highlight_bar = HighlightBar()
         self.select_hint = QLabel(SELECTING)
@@ -247,7 +249,13 @@ class TriageView(QWidget):
         column.addWidget(self.abstract, 1)
         for widget in (self.why, self.marks, self.tag_line, self.note, self.empty):
             column.addWidget(widget)
-        for widget in (self.select_hint, self.tag_bar, self.note_bar, self.highlight_bar):
+        for widget in (
+            self.select_hint,
+            self.tag_bar,
+            self.note_bar,
+            self.highlight_bar,
+            self.reason_bar,
+        ):
             column.addWidget(widget)
         centred = QHBoxLayout()
         centred.addStretch(1)
@@ -283,9 +291,10 @@ class TriageView(QWidget):
         self.header.help_requested.connect(self.overlay.open)
         self.abstract.selection_done.connect(self._on_selection_done)
         self.tag_bar.submitted.connect(self._on_tags)
+        self.reason_bar.submitted.connect(self._on_reason)
         self.note_bar.submitted.connect(self._on_note)
         self.highlight_bar.submitted.connect(self._on_highlight)
-        for bar in (self.tag_bar, self.note_bar, self.highlight_bar):
+        for bar in (self.tag_bar, self.note_bar, self.highlight_bar, self.reason_bar):
             bar.cancelled.connect(lambda: self._show_bar(None))
 
     # ------------------------------------------------------------------ starting
@@ -412,11 +421,29 @@ class TriageView(QWidget):
     # ------------------------------------------------------------------ bars
 
     def _show_bar(self, bar: QWidget | None) -> None:
-        for widget in (self.tag_bar, self.note_bar, self.highlight_bar, self.select_hint):
+        bars = (self.tag_bar, self.note_bar, self.highlight_bar, self.reason_bar)
+        for widget in (*bars, self.select_hint):
             widget.setVisible(widget is bar)
         if bar is None:
             self.abstract.stop_selecting()
             self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _discard(self, modifiers: Qt.KeyboardModifier) -> None:
+        """X: discard; asking why when the screening lists exclusion reasons (Shift+X:
+        always, to give the first reason)."""
+        screening = self.session.screening
+        reasons = list(screening.reasons) if screening is not None else []
+        if self.session.paper is None or not (
+            reasons or modifiers & Qt.KeyboardModifier.ShiftModifier
+        ):
+            self.session.decide(Decision.DISCARD)
+            return
+        self._show_bar(self.reason_bar)
+        self.reason_bar.open(reasons)
+
+    def _on_reason(self, reason: str | None) -> None:
+        self._show_bar(None)
+        self.session.decide(Decision.DISCARD, reason)
 
     def _on_tags(self, names: list[str]) -> None:
         paper = self.session.paper
@@ -488,7 +515,7 @@ class TriageView(QWidget):
         actions: dict[int, Callable[[], None]] = {
             Qt.Key.Key_S: partial(session.decide, Decision.KEEP),
             Qt.Key.Key_M: partial(session.decide, Decision.MAYBE),
-            Qt.Key.Key_X: partial(session.decide, Decision.DISCARD),
+            Qt.Key.Key_X: partial(self._discard, modifiers),
             Qt.Key.Key_T: self._open_tags,
             Qt.Key.Key_N: self._open_note,
             Qt.Key.Key_H: self._highlight,

@@ -146,3 +146,26 @@ def test_the_triage_view_and_the_statistics_say_the_same_time_left(qtbot, window
     assert "Screening 'Triage'" in html.unescape(stats_view.figures.text())
     assert "records screened: 4" in stats_view.prisma.text()
     stats_view.close()
+
+
+def test_a_discard_carries_a_reason_picked_by_key_or_typed_new(qtbot, window) -> None:
+    from paperdesk.services import screenings
+
+    view = enter_triage(qtbot, window)
+    first = view.session.paper.id
+    with qtbot.waitSignal(view.session.paper_shown, timeout=WAIT_MS):
+        qtbot.keyClick(view, Qt.Key.Key_X, SHIFT)  # no reasons yet: Shift+X asks
+        assert view.reason_bar.isVisible()
+        qtbot.keyClicks(view.reason_bar.input, "off topic")
+        qtbot.keyClick(view.reason_bar.input, Qt.Key.Key_Return)
+    second = view.session.paper.id
+    with qtbot.waitSignal(view.session.paper_shown, timeout=WAIT_MS):
+        qtbot.keyClick(view, Qt.Key.Key_X)  # now the screening lists one: X asks
+        assert "off topic" in view.reason_bar.listing.text()
+        qtbot.keyClick(view.reason_bar.input, Qt.Key.Key_1)
+    qtbot.waitUntil(lambda: len(window.desk.library.triage.log()) == 2, timeout=WAIT_MS)
+    log = {e.paper_id: e.reason for e in window.desk.library.triage.log()}
+    assert log == {first: "off topic", second: "off topic"}
+    stored = screenings.named(window.desk, "Triage")
+    assert stored.reasons == ("off topic",)
+    assert screenings.prisma(window.desk, stored).excluded_by_reason == (("off topic", 2),)
