@@ -183,3 +183,21 @@ def test_simulate_reads_a_label_column_and_any_field_with_the_ai_chosen(tmp_path
         "baseline",
     ).stdout
     assert "4 of 12 papers" in area and "baseline" in area and "\nours" not in area
+
+
+def test_a_screening_exports_and_imports_as_a_labelled_dataset(library: Path, tmp_path: Path):
+    triage(library, "s\nx\nx\nq\n", "--screening", "Review", "--scope", "all", "--order", "file")
+    path = tmp_path / "review.csv"
+    assert "12 papers written" in run(library, "screenings", "export", "Review", str(path)).stdout
+    text = path.read_text(encoding="utf-8")
+    assert text.splitlines()[0].endswith("label_included,exclusion_reason")
+    other = tmp_path / "other"
+    out = run(other, "screenings", "import", "From ASReview", str(path)).stdout
+    assert "3 labels" in out
+    listed = json.loads(run(other, "screenings", "--json").stdout)
+    assert [(s["name"], s["decided"], s["relevant"]) for s in listed] == [("From ASReview", 3, 1)]
+
+
+def test_terminal_triage_says_it_is_in_file_order_until_the_model_comes(library: Path):
+    out = triage(library, "q\n", "--screening", "Ranked", "--scope", "all")
+    assert "file order while the ranking prepares its first model" in out
