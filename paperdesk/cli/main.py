@@ -39,12 +39,18 @@ def open_desk(location: Path | TeamAddress, progress: Callable[[int, int], None]
     if not isinstance(location, TeamAddress):
         return Desk.open(location, progress=progress, on_wait=tell)
     try:
-        return Desk.open_team(location, progress=progress, on_wait=tell)
+        desk = Desk.open_team(location, progress=progress, on_wait=tell)
     except PasswordNeeded:
         if not sys.stdin.isatty() or location.password is not None:
             raise
         password = getpass.getpass(f"Password for {location.masked}: ")
         return Desk.open_team(location.with_password(password), progress=progress, on_wait=tell)
+    if location.password is not None:
+        tell(
+            "a password in the address is visible to this machine's other users (ps, "
+            "the shell's history): keep it in ~/.pgpass (or PGPASSFILE) instead"
+        )
+    return desk
 
 
 def _parse_size(text: str | None) -> tuple[int, int] | None:

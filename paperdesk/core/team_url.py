@@ -3,13 +3,19 @@
 `--library postgresql://...` once made a local folder named `postgresql:`; anything with
 a PostgreSQL scheme is an address now. The password never leaves this object except
 into the driver: messages, logs and settings show `masked`.
+
+People type passwords into addresses as they are, unquoted: `bob:p@ss/w@host/db`.
+`parse` reads the login up to the last `@` (a `/` before it belongs to the password
+when a `:` precedes it), takes a `?password=` parameter as the password too, and keeps
+the address in one canonical form, every part quoted, the password in the login part
+only, so that `mask` and `with_password(None)` always find it.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import SplitResult, quote, unquote, urlsplit
+from urllib.parse import SplitResult, parse_qsl, quote, unquote, urlencode, urlsplit
 
 from paperdesk.core.errors import LibraryError
 
@@ -32,9 +38,14 @@ class TeamAddress:
         text = text.strip()
         if not is_team_url(text):
             raise LibraryError(f"not a PostgreSQL address: {mask(text)}")
-        if not _parts(text).path.strip("/"):
+        url = _canonical(text)
+        try:
+            _parts(url).port  # noqa: B018 (urlsplit checks the port only when asked)
+        except ValueError:
+            raise LibraryError(f"{mask(text)} has a port that is not a number") from None
+        if not _parts(url).path.strip("/"):
             raise LibraryError(f"{mask(text)} names no database (postgresql://user@host/DATABASE)")
-        return cls(text)
+        return cls(url)
 
     @property
     def masked(self) -> str:
@@ -104,8 +115,54 @@ class TeamAddress:
 
 
 def mask(url: str) -> str:
-    """`url` with its password replaced by `***` (for every message and setting)."""
-    return re.sub(r"(://[^/@:]*:)[^/@]*@", r"\1***@", url)
+    """`url` with its password replaced by `***` (for every message and setting),
+    whatever its form: quoted or not, in the login part or a `password=` parameter."""
+    scheme, login, rest = _split(url)
+    rest = _PASSWORD_PARAMETER.sub(r"\1***", rest)
+    if login is None:
+        return f"{scheme}://{rest}"
+    user, colon, _password = login.partition(":")
+    return f"{scheme}://{user}{':***' if colon else ''}@{rest}"
+
+
+_PASSWORD_PARAMETER = re.compile(r"([?&]password=)[^&#]*", re.IGNORECASE)
+
+
+def _split(text: str) -> tuple[str, str | None, str]:
+    """(scheme, login or None, host-port-path-query) of an address as typed.
+
+    The login ends at the last `@` (before a `password=` parameter); what comes before
+    it is a login unless it holds a `/` with no `:` before it (then the `@` is in the
+    database name or a parameter).
+    """
+    scheme, _, rest = text.partition("://")
+    # A `password=` parameter may hold a raw `@`: the login is before the parameters.
+    parameters = _PASSWORD_PARAMETER.search(rest)
+    at = rest.rfind("@", 0, parameters.start() if parameters else len(rest))
+    if at >= 0:
+        login = rest[:at]
+        slash = login.find("/")
+        if slash < 0 or ":" in login[:slash]:
+            return scheme, login, rest[at + 1 :]
+    return scheme, None, rest
+
+
+def _canonical(text: str) -> str:
+    """The address with its user and password quoted in the login part, and a
+    `password=` parameter moved there (the login's own password wins)."""
+    scheme, login, rest = _split(text)
+    where, question, query = rest.partition("?")
+    parameters = parse_qsl(query, keep_blank_values=True)
+    given = [value for key, value in parameters if key.lower() == "password"]
+    kept = [(key, value) for key, value in parameters if key.lower() != "password"]
+    user, colon, password = (login or "").partition(":")
+    secret = unquote(password) if colon else (given[-1] if given else None)
+    name = quote(unquote(user), safe="")
+    login_part = (
+        f"{name}:{quote(secret, safe='')}@" if secret is not None else (f"{name}@" if name else "")
+    )
+    query_part = f"?{urlencode(kept)}" if kept else ""
+    return f"{scheme}://{login_part}{where}{query_part}"
 
 
 def _parts(url: str) -> SplitResult:

@@ -233,3 +233,68 @@ def test_an_owner_adds_a_member_later_who_logs_in_with_a_password_file(
     bob = postgres_server.url(team_database, "bob")
     refused = paperdesk(tmp_path, "team", "add-member", "mallory", library=bob, check=False)
     assert refused.returncode == 1 and "CREATEROLE" in refused.stderr
+
+
+PAT_SECRET = "p@ss/w:rd"
+
+
+@pytest.fixture(scope="module")
+def pat(postgres_server: PostgresServer) -> str:
+    """A member whose password has a raw @, / and : (created once per module)."""
+    import psycopg
+
+    with psycopg.connect(postgres_server.url("postgres", "postgres"), autocommit=True) as admin:
+        admin.execute("DROP ROLE IF EXISTS pat")
+    return "pat"
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        "postgresql://pat:{raw}@localhost:{port}/{db}",
+        "postgresql://pat:{quoted}@localhost:{port}/{db}",
+        "postgresql://pat@localhost:{port}/{db}?password={quoted}",
+        "postgresql://pat@localhost:{port}/{db}?password={raw}",
+    ],
+)
+def test_no_form_of_address_shows_the_password_in_any_output(
+    postgres_server: PostgresServer, team_database: str, tmp_path: Path, pat: str, form: str
+) -> None:
+    from urllib.parse import quote
+
+    from paperdesk.store.library import Library
+
+    owner = Library.open(postgres_server.url(team_database, "alice"))
+    try:
+        owner.add_member(pat, "member", PAT_SECRET)
+    finally:
+        owner.close()
+    secrets = (PAT_SECRET, quote(PAT_SECRET, safe=""), "p@ss", "w:rd")
+
+    def shows_no_secret(result: subprocess.CompletedProcess[str]) -> None:
+        for secret in secrets:
+            assert secret not in result.stdout + result.stderr
+
+    values = {"raw": PAT_SECRET, "quoted": quote(PAT_SECRET, safe=""), "db": team_database}
+    address = form.format(port=postgres_server.port, **values)
+    # It opens (the password read right), with -v logging, and warns about `ps`.
+    opened = paperdesk(tmp_path, "-v", "list", library=address)
+    shows_no_secret(opened)
+    assert "~/.pgpass" in opened.stderr
+    shows_no_secret(paperdesk(tmp_path, "stats", library=address))
+    shows_no_secret(paperdesk(tmp_path, "history", library=address))
+    # A wrong database, a closed port, no database: one line each, no password.
+    for bad in (
+        address.replace(team_database, "nothing_here"),
+        address.replace(f":{postgres_server.port}/", ":1/"),
+        address.replace(f"/{team_database}", ""),
+    ):
+        failed = paperdesk(tmp_path, "-v", "list", library=bad, check=False)
+        assert failed.returncode == 1
+        assert len(failed.stderr.strip().splitlines()) == 1, failed.stderr
+        shows_no_secret(failed)
+    # Nothing written on this machine holds it either.
+    for written in (tmp_path / "share").rglob("*"):
+        if written.is_file():
+            data = written.read_bytes()
+            assert all(secret.encode() not in data for secret in secrets), written

@@ -82,3 +82,33 @@ def test_an_address_without_its_password_is_what_settings_keep() -> None:
     kept = typed.with_password(None)
     assert kept.url == "postgresql://al%20ice@[::1]:5433/icml"
     assert kept.user == "al ice" and kept.password is None and kept.key == typed.key
+
+
+SECRET = "p@ss/w:rd"
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        f"postgresql://pat:{SECRET}@db.lab.org:5433/icml",  # raw @, / and :
+        "postgresql://pat:p%40ss%2Fw%3Ard@db.lab.org:5433/icml",  # quoted
+        "postgresql://pat@db.lab.org:5433/icml?password=p%40ss%2Fw%3Ard",
+        f"postgresql://pat@db.lab.org:5433/icml?password={SECRET}",
+        f"postgresql://pat@db.lab.org:5433/icml?sslmode=prefer&password={SECRET}",
+    ],
+)
+def test_every_form_of_a_password_is_read_and_never_shown(typed: str) -> None:
+    address = TeamAddress.parse(typed)
+    assert (address.user, address.password, address.database) == ("pat", SECRET, "icml")
+    assert (address.host, address.port) == ("db.lab.org", 5433)
+    for shown in (address.masked, mask(typed), address.with_password(None).url, address.key):
+        assert "p@ss" not in shown and "w:rd" not in shown and "p%40ss" not in shown
+    assert address.masked.startswith("postgresql://pat:***@db.lab.org:5433/icml")
+    assert mask(typed).startswith("postgresql://pat")
+    assert address.with_password(None).url.startswith("postgresql://pat@db.lab.org:5433/icml")
+
+
+def test_a_raw_slash_in_a_password_without_a_database_is_one_line_without_it() -> None:
+    with pytest.raises(LibraryError) as caught:
+        TeamAddress.parse("postgresql://pat:se/cret@db.lab.org:x5")
+    assert "se/cret" not in str(caught.value) and "cret" not in str(caught.value)
