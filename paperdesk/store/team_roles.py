@@ -63,7 +63,11 @@ def init_team(engine: Engine) -> str:
         connection.execute(text(f"GRANT CREATE ON SCHEMA public TO {owner}"))
         for table in _tables(connection):
             connection.execute(text(f"ALTER TABLE {_quoted(table)} OWNER TO {owner}"))
-        for function in ("paperdesk_is_owner()", "paperdesk_stamp_history()"):
+        for function in (
+            "paperdesk_is_owner()",
+            "paperdesk_stamp_history()",
+            "paperdesk_keep_others_values()",
+        ):
             connection.execute(text(f"ALTER FUNCTION {function} OWNER TO {owner}"))
         grant_table_rights(connection, roles)
     return me

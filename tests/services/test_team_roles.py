@@ -191,3 +191,22 @@ def test_role_management_needs_an_owner_and_says_what_to_grant(
     with pytest.raises(PaperdeskError) as refused:
         team_admin.add_member(client("bob"), "mallory", "owner")
     assert "CREATEROLE" in str(refused.value)
+
+
+def test_a_member_deletes_and_undeletes_only_papers_without_others_values(
+    seeded: Desk, client: Client
+) -> None:
+    alice, bob = seeded, client("bob")
+    editing.set_rating(alice, [1], 4)
+    editing.set_rating(bob, [2], 3)
+    with pytest.raises(PaperdeskError, match="only an owner deletes it"):
+        editing.delete_papers(bob, [1])
+    assert alice.library.members.of(1).ratings == (("alice", 4),)
+    editing.delete_papers(bob, [2])  # only bob's own rating goes with it
+    assert history.undo(bob) is not None
+    assert bob.library.members.of(2).ratings == (("bob", 3),)
+    # An owner may; undoing it brings everyone's values back.
+    editing.set_rating(bob, [1], 2)
+    editing.delete_papers(alice, [1])
+    assert history.undo(alice) is not None
+    assert alice.library.members.of(1).ratings == (("alice", 4), ("bob", 2))

@@ -8,7 +8,9 @@ decides who did what (store/team_roles.py sets up the roles and grants):
   columns but `undone` and the journal, and stamps `undone_by`;
 - row-level security on member_values lets a role write only its own rows (an owner of
   the library may write anyone's: restoring a team export, merging duplicates);
-  everyone reads everyone's (the team average).
+  everyone reads everyone's (the team average);
+- a paper holding another member's note or rating is deleted only by an owner (its
+  values would go with it, out of row-level security's sight).
 
 Owners are the database's owner and the members of the library's owner group role
 (`pd_<database>_owner`, created by `paperdesk team init`).
@@ -67,6 +69,21 @@ END
 $$
 """
 
+KEEP_OTHERS_VALUES = """
+CREATE OR REPLACE FUNCTION paperdesk_keep_others_values() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT paperdesk_is_owner() AND EXISTS (
+      SELECT 1 FROM member_values WHERE paper_id = OLD.id AND member <> session_user::text
+  ) THEN
+    RAISE EXCEPTION 'paper % holds other members'' notes or ratings: only an owner deletes it',
+      OLD.id USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  RETURN OLD;
+END
+$$
+"""
+
 OWN_VALUES = "member = session_user::text OR paperdesk_is_owner()"
 
 
@@ -79,6 +96,13 @@ def upgrade() -> None:
     op.execute(
         "CREATE TRIGGER history_stamp BEFORE INSERT OR UPDATE OR DELETE ON history "
         "FOR EACH ROW EXECUTE FUNCTION paperdesk_stamp_history()"
+    )
+    # Deleting a paper takes its values with it (a cascade, which row-level security
+    # does not see): a member may not make another's note disappear that way.
+    op.execute(KEEP_OTHERS_VALUES)
+    op.execute(
+        "CREATE TRIGGER papers_keep_others_values BEFORE DELETE ON papers "
+        "FOR EACH ROW EXECUTE FUNCTION paperdesk_keep_others_values()"
     )
     op.execute("ALTER TABLE member_values ENABLE ROW LEVEL SECURITY")
     op.execute("ALTER TABLE member_values FORCE ROW LEVEL SECURITY")
@@ -95,6 +119,8 @@ def downgrade() -> None:
         op.execute("DROP POLICY everyone_reads ON member_values")
         op.execute("ALTER TABLE member_values NO FORCE ROW LEVEL SECURITY")
         op.execute("ALTER TABLE member_values DISABLE ROW LEVEL SECURITY")
+        op.execute("DROP TRIGGER papers_keep_others_values ON papers")
+        op.execute("DROP FUNCTION paperdesk_keep_others_values()")
         op.execute("DROP TRIGGER history_stamp ON history")
         op.execute("DROP FUNCTION paperdesk_stamp_history()")
         op.execute("DROP FUNCTION paperdesk_is_owner()")
