@@ -36,6 +36,11 @@ class StorageError(LibraryError):
     """The disk refused: full, failing, or the database stayed busy too long."""
 
 
+class IndexUnusableError(LibraryError):
+    """The search index is missing or cannot be read: derived data, rebuilt from the
+    database by the next program that can write (or `paperdesk reindex`)."""
+
+
 class PasswordNeeded(LibraryError):
     """A team library's server wants a password the address, PGPASSWORD and ~/.pgpass
     did not give (the command line then asks for one)."""

@@ -14,6 +14,7 @@ open, so the index is never the only copy of anything (DESIGN §3, qutebrowser h
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import logging
@@ -27,10 +28,10 @@ from typing import Any
 
 from whoosh import index as windex
 from whoosh.codec.base import Segment
-from whoosh.index import EmptyIndexError, Index
+from whoosh.index import Index
 from whoosh.query import Term
 
-from paperdesk.core.errors import Cancelled
+from paperdesk.core.errors import Cancelled, IndexUnusableError, StorageError
 from paperdesk.search import segments
 from paperdesk.search.live import LiveSearcher
 from paperdesk.search.query import highlight_terms, parse_query, suggest, with_typed_word
@@ -47,6 +48,12 @@ log = logging.getLogger(__name__)
 STAMP_FILE = "paperdesk-index.json"
 REBUILD_FLAG = "rebuilding"
 CURRENT_FILE = "current"
+#: An index's size over its papers' text, for an index built from nothing (whoosh's
+#: postings, stored ids and field lengths: 1.1x for abstracts, up to 3.3x for a text of
+#: random words, which repeats no word; the live index's size is used when there is one).
+TEXT_TO_INDEX = 1.5
+#: Room kept besides: the stamp, the table of contents, the database's own next write.
+SPACE_MARGIN = 2_000_000
 # How long a writer waits for whoosh's own lock (another thread's commit finishing).
 WRITER_WAIT_S = 10.0
 
@@ -123,17 +130,29 @@ class FullTextIndex:
         live = self.live_folder()
         if live is None:
             self.close()
-            raise EmptyIndexError(f"no search index in {self.folder}")
+            raise self._unusable("is missing")
         if self._index is None or live.name != self._opened:
             self.close()
-            self._index = open_index(live)
+            try:
+                self._index = open_index(live)
+            except Exception as error:  # whoosh raises many types for damaged files
+                raise self._unusable(f"cannot be read ({type(error).__name__})") from error
             self._opened = live.name
         return self._index
+
+    def _unusable(self, what: str) -> IndexUnusableError:
+        return IndexUnusableError(
+            f"the search index in {self.folder} {what}: run `paperdesk reindex` to rebuild it"
+        )
 
     def _searcher(self) -> LiveSearcher:
         index = self._open()
         if self._live is None:
-            self._live = LiveSearcher(index)
+            try:
+                self._live = LiveSearcher(index)
+            except Exception as error:  # a damaged segment
+                self.close()
+                raise self._unusable(f"cannot be read ({type(error).__name__})") from error
         return self._live
 
     def _write_stamp(self, folder: Path, generation: int) -> None:
@@ -193,8 +212,9 @@ class FullTextIndex:
         total: int,
         progress: Callable[[int, int], None] | None = None,
         cancelled: Callable[[], bool] | None = None,
+        text_bytes: int = 0,
     ) -> None:
-        """Index everything from scratch, in this process."""
+        """Index everything from scratch, in this process (see `rebuild_with`)."""
 
         def documents() -> Iterator[IndexDocument]:
             done = 0
@@ -206,32 +226,64 @@ class FullTextIndex:
                 if progress is not None:
                     progress(done, total)
 
-        self.rebuild_with(lambda folder: [segments.write_segment(folder, documents())], generation)
+        self.rebuild_with(
+            lambda folder: [segments.write_segment(folder, documents())], generation, text_bytes
+        )
 
-    def rebuild_with(self, build: SegmentBuilder, generation: int) -> None:
+    def rebuild_with(self, build: SegmentBuilder, generation: int, text_bytes: int = 0) -> None:
         """Index everything from scratch: `build` writes segments of a new, empty index
         beside the live one (in worker processes, or here), which then replaces it.
 
-        An interrupted rebuild leaves the live index as it was and the `rebuilding`
-        flag set, so the next open rebuilds again.
+        The space it needs is checked first (`space_needed`; `text_bytes`: how much text
+        the library's papers hold). A rebuild that fails (a full disk, a cancel) leaves
+        the live index as it was and in use; one that is killed leaves the `rebuilding`
+        flag set besides, so the next open rebuilds again. StorageError for a full disk.
         """
         self.folder.mkdir(parents=True, exist_ok=True)
-        (self.folder / REBUILD_FLAG).write_text("", encoding="utf-8")
         self._remove_unused()  # what an interrupted rebuild left behind
+        self._check_space(self.space_needed(text_bytes))
+        flag = self.folder / REBUILD_FLAG
+        flag.write_text("", encoding="utf-8")
         side = self.folder / f"gen-{time.time_ns()}"
-        side.mkdir()
         try:
+            side.mkdir()
             index = create_index(side, build_schema())
             self._add_segments(index, build)
             count = index.doc_count()
             index.close()
             self._write_stamp(side, generation)
-        except BaseException:
+        except BaseException as error:
             shutil.rmtree(side, ignore_errors=True)
+            if isinstance(error, Exception):
+                flag.unlink(missing_ok=True)  # failed, not killed: the live index stands
+            if isinstance(error, OSError) and error.errno == errno.ENOSPC:
+                raise self._no_space(self.space_needed(text_bytes)) from error
             raise
         self._swap_in(side)
-        (self.folder / REBUILD_FLAG).unlink()
+        flag.unlink()
         log.info("indexed %d papers", count)
+
+    def space_needed(self, text_bytes: int) -> int:
+        """Bytes a rebuild needs free: the new generation is written beside the live one,
+        and whoosh writes a segment's parts before it joins them into one file (twice the
+        index's size at the peak). The new index is judged by the live one, else by the
+        text it will hold."""
+        live = self.live_folder()
+        size = _folder_size(live) if live is not None else 0
+        return 2 * (size or int(text_bytes * TEXT_TO_INDEX)) + SPACE_MARGIN
+
+    def _check_space(self, needed: int) -> None:
+        if shutil.disk_usage(self.folder).free < needed:
+            raise self._no_space(needed)
+
+    def _no_space(self, needed: int) -> StorageError:
+        free = shutil.disk_usage(self.folder).free
+        kept = "; the index that was there is kept" if self.live_folder() else ""
+        return StorageError(
+            f"not enough space to rebuild the search index in {self.folder}: it needs "
+            f"about {_megabytes(needed)} free, {_megabytes(free)} is{kept}; free some "
+            "space, then run `paperdesk reindex`"
+        )
 
     def _swap_in(self, side: Path) -> None:
         """Make `side` the live generation; the old one is deleted once no search uses it."""
@@ -372,6 +424,17 @@ class FullTextIndex:
             live = self._searcher()
             reader = live.current().reader()
             return {live.ids[docnum] for docnum in reader.all_doc_ids()}
+
+
+def _folder_size(folder: Path) -> int:
+    try:
+        return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+    except OSError:  # a file merged away meanwhile: judge by the text instead
+        return 0
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1_000_000:,.1f} MB"
 
 
 def _stamp_of(folder: Path) -> dict[str, Any]:

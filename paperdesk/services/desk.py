@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import shutil
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -11,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperdesk.config import BACKUP_DIR, DB_FILE, INDEX_DIR, UNFINISHED_DIR, team_state_dir
-from paperdesk.core.errors import LibraryError, ReadOnlyLibraryError
+from paperdesk.core.errors import LibraryError, ReadOnlyLibraryError, StorageError
 from paperdesk.core.team_url import TeamAddress
 from paperdesk.formats.atomic import remove_unfinished
 from paperdesk.search.index import FullTextIndex
@@ -246,14 +245,12 @@ class Desk:
         log.info("rebuilding the search index: %s", reason)
         try:
             indexing.rebuild(self.library, self.index, progress)
-        except OSError as error:
-            # The database is the truth and can still take the change. The half-built
-            # index goes (it is derived data): on a full disk its files would leave no
-            # room for the change itself. The next program rebuilds it, once it can.
+        except (OSError, StorageError) as error:
+            # The database is the truth and can still take the change. The rebuild left
+            # nothing behind and the index that was there stays in use (an older one
+            # still finds most papers); the next program tries again, once it can.
             self._index_failed = True
-            self.index.close()
-            shutil.rmtree(self.index.folder, ignore_errors=True)
-            log.warning("the search index could not be rebuilt (%s)", error.strerror or error)
+            log.warning("the search index could not be rebuilt: %s", _reason(error))
 
     def _check_once(self) -> None:
         """SQLite's quick check before this Desk's first write: damage takes no writes.
@@ -295,6 +292,12 @@ def _interrupted_import_indexing(library: Library, index: FullTextIndex) -> list
     if pending is None or pending.generation != library.generation():
         return []
     return pending.paper_ids if index.why_stale(pending.generation - 1) is None else []
+
+
+def _reason(error: OSError | StorageError) -> str:
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    return str(error)
 
 
 def _make_folder(folder: Path) -> None:

@@ -118,6 +118,8 @@ def rebuild(
 ) -> None:
     generation = library.generation()
     total = library.papers.count()
+    # The space a rebuild needs is judged by the live index, else by the papers' text.
+    text_size = library.papers.text_size() if index.live_folder() is None else 0
     workers = index_pool.worker_count(total)
     if workers and library.file is not None:
         database = library.file
@@ -132,7 +134,8 @@ def rebuild(
                 cancelled,
             ),
             generation,
+            text_size,
         )
         return
     batches = (documents_for(batch) for batch in library.papers.iter_all())
-    index.rebuild(batches, generation, total, progress, cancelled)
+    index.rebuild(batches, generation, total, progress, cancelled, text_size)

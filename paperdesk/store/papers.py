@@ -182,6 +182,12 @@ class PaperStore(SubStore):
             yield [loaded[i] for i in ids]
             last_id = ids[-1]
 
+    def text_size(self) -> int:
+        """Characters of title and abstract over every paper (what an index will hold)."""
+        query = select(func.sum(func.length(papers_t.c.title) + func.length(papers_t.c.abstract)))
+        with self._db.read() as connection:
+            return int(connection.scalar(query) or 0)
+
     def citation_keys_in_use(self) -> set[str]:
         with self._db.read() as connection:
             query = select(papers_t.c.citation_key).where(papers_t.c.citation_key.is_not(None))

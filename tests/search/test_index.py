@@ -139,11 +139,28 @@ def test_missing_and_corrupt_indexes_are_stale(tmp_path: Path, index: FullTextIn
     assert fresh.why_stale(0) == "the index is missing"
 
 
-def test_a_cancelled_rebuild_leaves_the_flag_so_it_is_redone(tmp_path: Path) -> None:
+def test_a_cancelled_rebuild_leaves_the_index_as_it_was(tmp_path: Path) -> None:
     idx = FullTextIndex(tmp_path / "index")
     with pytest.raises(Cancelled):
         idx.rebuild([DOCS, DOCS], generation=1, total=8, cancelled=lambda: True)
+    assert idx.why_stale(1) == "the index is missing"  # so it is built at the next open
+    idx.rebuild([DOCS], generation=1, total=4)
+    with pytest.raises(Cancelled):
+        idx.rebuild([DOCS, DOCS], generation=2, total=8, cancelled=lambda: True)
+    assert idx.why_stale(1) is None and idx.search("mamba").ids == [3]
+
+
+def test_a_killed_rebuild_leaves_the_flag_so_it_is_redone(tmp_path: Path) -> None:
+    idx = FullTextIndex(tmp_path / "index")
+    idx.rebuild([DOCS], generation=1, total=4)
+
+    def killed() -> bool:
+        raise KeyboardInterrupt  # as a signal ends the program mid-build
+
+    with pytest.raises(KeyboardInterrupt):
+        idx.rebuild([DOCS, DOCS], generation=1, total=8, cancelled=killed)
     assert idx.why_stale(1) == "an earlier rebuild was interrupted"
+    assert idx.search("mamba").ids == [3]  # the index that was there stays in use
 
 
 def test_a_phrase_in_a_field_without_positions_is_found(index: FullTextIndex) -> None:

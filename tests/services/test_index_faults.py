@@ -4,9 +4,15 @@ is one message with a way out."""
 
 from __future__ import annotations
 
+import errno
+import shutil
+
+import pytest
 from filelock import FileLock
 
-from paperdesk.services import searching
+from paperdesk.core.errors import IndexUnusableError, StorageError
+from paperdesk.search import segments
+from paperdesk.services import maintenance, searching
 from paperdesk.services.desk import Desk
 
 
@@ -42,3 +48,49 @@ def test_leftovers_are_left_alone_while_another_program_writes(desk: Desk) -> No
         assert running.exists()
     Desk.open(folder).close()
     assert not running.exists()
+
+
+def test_a_disk_filling_during_a_rebuild_keeps_the_index_that_worked(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check before a rebuild judged the room; the disk filled meanwhile."""
+    live = desk.index.live_folder()
+
+    def full_disk(*_args: object, **_kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(segments, "write_segment", full_disk)
+    with pytest.raises(StorageError, match="not enough space to rebuild the search index"):
+        maintenance.reindex(desk)
+    assert desk.index.live_folder() == live
+    assert sorted(p.name for p in desk.index.folder.iterdir()) == ["current", live.name]
+    assert desk.index.why_stale(desk.library.generation()) is None
+    assert searching.find_ids(desk, "graph").ids
+
+
+def test_a_failed_rebuild_at_open_deletes_nothing(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 26: the next open deleted the intact old index when it could not rebuild."""
+    folder, live = desk.folder, desk.index.live_folder()
+    desk.close()
+    (folder / "index" / "rebuilding").write_text("")  # a rebuild was killed
+
+    def full_disk(*_args: object, **_kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(segments, "write_segment", full_disk)
+    with Desk.open(folder) as reopened:
+        assert reopened.index.live_folder() == live
+        assert searching.find_ids(reopened, "graph").ids
+    assert "the search index could not be rebuilt: not enough space" in caplog.text
+
+
+def test_a_missing_index_is_one_message_with_the_repair(desk: Desk) -> None:
+    shutil.rmtree(desk.index.folder)
+    desk.index.close()
+    with pytest.raises(IndexUnusableError) as error:
+        searching.find_ids(desk, "graph")
+    assert str(error.value) == (
+        f"the search index in {desk.index.folder} is missing: run `paperdesk reindex` to rebuild it"
+    )
