@@ -25,6 +25,9 @@ class Changes:
     # The library's always-highlight words changed: abstracts shown must be redrawn.
     highlight_words: bool = False
     history_id: int | None = None
+    #: The generation the action committed (an import's: a team library's index skips
+    #: it once this machine indexed it, services/team_index.py).
+    generation: int | None = None
 
     def merged_with(self, other: Changes) -> Changes:
         return Changes(
@@ -37,6 +40,7 @@ class Changes:
             imports=self.imports or other.imports,
             highlight_words=self.highlight_words or other.highlight_words,
             history_id=other.history_id or self.history_id,
+            generation=other.generation or self.generation,
         )
 
     @property

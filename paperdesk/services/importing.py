@@ -18,7 +18,7 @@ from pathlib import Path
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import Cancelled, PaperdeskError, StalePlanError
 from paperdesk.formats.registry import printable_path
-from paperdesk.services import backup, indexing, plan_process, rolling_backups
+from paperdesk.services import backup, indexing, plan_process, rolling_backups, team_index
 from paperdesk.services._sync import index_may_lag, mutation, synced
 from paperdesk.services.desk import Desk
 from paperdesk.services.import_plan import FilePlan, Progress, plan_file
@@ -252,6 +252,7 @@ def commit(
         papers_added_or_removed=bool(new_ids),
         imports=True,
         history_id=committed.history_id,
+        generation=committed.generation,
     )
     # The index is behind on purpose until index_import: no full rebuild at the next action.
     _await_indexing(desk, changes)
@@ -297,6 +298,8 @@ def index_import(
             behind.update(changes.paper_ids)
     if indexed:
         library.imports.forget_indexing()
+        if changes.generation is not None:
+            team_index.indexed_own(desk, changes.generation)
 
 
 def _await_indexing(desk: Desk, changes: Changes) -> None:

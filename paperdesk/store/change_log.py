@@ -17,7 +17,7 @@ index follows every change as it is made (services/_sync.py).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from sqlalchemy import Connection, func, insert, or_, select
 
@@ -67,25 +67,37 @@ class ChangeLog:
     def __init__(self, database: Database) -> None:
         self._db = database
 
-    def papers_since(self, generation: int, up_to: int, member: str | None = None) -> set[int]:
+    def papers_since(
+        self,
+        generation: int,
+        up_to: int,
+        member: str | None = None,
+        skip: Collection[int] = (),
+    ) -> set[int]:
         """The papers changed after `generation`, up to and including `up_to`; with a
-        `member`, leaving out changes to other members' own notes and ratings."""
+        `member`, leaving out changes to other members' own notes and ratings; leaving
+        out the generations in `skip` (this machine's own, already indexed)."""
         query = (
             select(change_log_t.c.paper_id)
             .where(change_log_t.c.generation > generation)
             .where(change_log_t.c.generation <= up_to)
             .distinct()
         )
+        if skip:
+            query = query.where(change_log_t.c.generation.not_in(list(skip)))
         if member is not None:
             mine = change_log_t.c.member == member
             query = query.where(or_(change_log_t.c.member.is_(None), mine))
         with self._db.read() as connection:
             return set(connection.scalars(query))
 
-    def count_since(self, generation: int) -> int:
-        """How many paper changes were logged after `generation` (to decide on a rebuild)."""
+    def count_since(self, generation: int, skip: Collection[int] = ()) -> int:
+        """How many paper changes were logged after `generation`, but in the generations
+        in `skip` (to decide on a rebuild)."""
+        query = select(func.count()).where(change_log_t.c.generation > generation)
+        if skip:
+            query = query.where(change_log_t.c.generation.not_in(list(skip)))
         with self._db.read() as connection:
-            query = select(func.count()).where(change_log_t.c.generation > generation)
             return int(connection.scalar(query) or 0)
 
 

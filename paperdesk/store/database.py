@@ -35,6 +35,8 @@ class Write:
     #: action's own transaction: reading "the newest" after the commit could name
     #: another member's action).
     history_id: int | None = None
+    #: The generation the action committed (set as it commits).
+    generation: int | None = None
 
 
 class Database:
@@ -102,7 +104,7 @@ class Database:
                     )
                     .returning(history_t.c.id)
                 )
-                self.committing(connection, journal.steps)
+                write.generation = self.committing(connection, journal.steps)
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
@@ -121,11 +123,13 @@ class Database:
                 )
             yield connection
 
-    def committing(self, connection: Connection, steps: Sequence[Step]) -> None:
-        """The last statements of a write: a new generation, and the change record."""
+    def committing(self, connection: Connection, steps: Sequence[Step]) -> int:
+        """The last statements of a write: a new generation (returned), and the change
+        record."""
         generation = bump_generation(connection)
         if self.recorder is not None:
             self.recorder(connection, generation, steps)
+        return generation
 
     @contextmanager
     def bookkeeping(self) -> Iterator[Connection]:

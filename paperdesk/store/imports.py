@@ -94,6 +94,7 @@ class ImportCommit:
 
     new_ids: list[int]
     history_id: int | None
+    generation: int | None
 
 
 @dataclass
@@ -230,7 +231,7 @@ class ImportStore(SubStore):
                 w.journal.added_papers(new_ids[0], new_ids[-1])
             if cancelled is not None and cancelled():
                 raise Cancelled  # leaving the block by an exception rolls the whole file back
-        return ImportCommit(new_ids, w.history_id)
+        return ImportCommit(new_ids, w.history_id, w.generation)
 
     def remember_indexing(self, generation: int, paper_ids: Collection[int]) -> None:
         """Note that an import's papers wait to be indexed, the library being at

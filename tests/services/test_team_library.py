@@ -242,3 +242,15 @@ def ids_of_titles(desk: Desk, source: Desk, ids: list[int]) -> list[int]:
     """The ids in `desk` of the papers `source` holds as `ids` (matched by title)."""
     by_title = {p.title: p.id for p in desk.library.papers.get_many(searching.find_ids(desk).ids)}
     return [by_title[p.title] for p in source.library.papers.get_many(ids)]
+
+
+def test_the_importing_machine_does_not_index_its_import_a_second_time(client: Client) -> None:
+    alice = client("alice")
+    report = importing.import_files(alice, SEEDS)
+    assert report.added > 10
+    assert team_index.catch_up(alice) == 0  # was every imported paper again
+    bob = client("bob")
+    tagging.add_tags(bob, [1], ["after-the-import"])
+    assert team_index.catch_up(alice) == 1  # bob's tag, not alice's import
+    assert searching.find_ids(alice, "tag:after-the-import").ids == [1]
+    assert len(searching.find_ids(alice).ids) == report.added
