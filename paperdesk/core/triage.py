@@ -47,10 +47,9 @@ ANNOTATION_COLOURS: dict[str, str] = {
 
 #: Decisions further apart than this belong to different sittings (for the pace).
 SITTING_GAP = timedelta(minutes=15)
-#: The stopping hint looks at the last four windows of this many decisions (or of a
-#: tenth of all decisions, when more): see `relevant_left`.
+#: The stopping estimate reads the find rate of the last this many abstracts read (or
+#: of a tenth of them, when more): see `estimate_left`.
 ESTIMATE_WINDOW = 50
-ESTIMATE_WINDOWS = 4
 
 
 @dataclass(frozen=True)
@@ -256,11 +255,15 @@ def pace_per_hour(times: Sequence[datetime], gap: timedelta = SITTING_GAP) -> fl
 def estimate_left(curve: Sequence[tuple[int, int]], undecided: int) -> Estimate | None:
     """Relevant papers likely still among the `undecided`, from the first decision on.
 
-    The find rate of the last decisions (the last ESTIMATE_WINDOW abstracts read, or a
-    tenth of them when more) over the papers left, with its Wilson 90% interval: read
-    most promising first, finds get rarer further down, so this leans high. Once the
-    finds clearly thin out, the geometric tail of `relevant_left` takes over the
-    point estimate. `knee` is the knee rule's verdict (`knee_says_stop`).
+    `high` is the find rate of the last decisions (the last ESTIMATE_WINDOW abstracts
+    read, or a tenth of them when more; its Wilson 90% upper bound) over every paper
+    left: read most promising first, finds only get rarer further down, so this bounds
+    the papers left from above, as the random-sampling stopping criteria do (Callaghan
+    & Müller-Hansen 2020). The point estimate lets that rate fall on as it has been
+    falling (`_decay`: the last four quarters of the reading), `low` its lower bound
+    falling as fast as the interval allows; until the rate falls, the estimate is the
+    rate over every paper left, and `low` 0 (a steady rate says nothing of where it
+    ends). `knee` is the knee rule's verdict (`knee_says_stop`).
     """
     found_after_read = _found_after_read(curve)
     read = len(found_after_read)
@@ -268,31 +271,62 @@ def estimate_left(curve: Sequence[tuple[int, int]], undecided: int) -> Estimate 
         return None
     window = min(read, max(ESTIMATE_WINDOW, read // 10))
     before = found_after_read[-1 - window] if read > window else 0
-    finds = found_after_read[-1] - before
-    rate, low, high = wilson_interval(finds, window)
-    left = rate * undecided
-    tail = relevant_left(curve, undecided)
-    if tail is not None:
-        left = min(left, tail)
+    rate, low_rate, high_rate = wilson_interval(found_after_read[-1] - before, window)
+    decay = _decay(found_after_read)
+    if decay is None:
+        left, low = rate * undecided, 0.0
+    else:
+        left, low = _tail(rate, decay[0], undecided), _tail(low_rate, decay[1], undecided)
+    high = high_rate * undecided
     return Estimate(
-        left=left,
-        low=min(left, low * undecided),
-        high=max(left, high * undecided),
+        left=min(left, high),
+        low=min(low, left),
+        high=max(high, left),
         window=window,
         knee=knee_says_stop(found_after_read),
     )
 
 
 #: How the estimate is made, in the words the hint uses.
-ESTIMATE_METHOD = "find rate of your last decisions, Wilson interval"
+ESTIMATE_METHOD = "recent find rate, falling as it has; Wilson interval"
 #: Wilson's interval at 90%: z of the normal distribution's 95th percentile.
 _Z90 = 1.6449
 #: The knee rule (Cormack & Grossman, "Engineering quality and reliability in
-#: technology-assisted review", SIGIR 2016): stop once at least KNEE_MIN_READ abstracts
-#: were read and the finds' slope before the knee of the curve is KNEE_RATIO times the
-#: slope after it.
+#: technology-assisted review", SIGIR 2016, adjusted as they advise): stop once at least
+#: KNEE_MIN_READ abstracts were read and the finds' slope before the knee of the curve
+#: is 156 - min(found, 150) times the slope after it (so a rare topic, with few finds
+#: to judge by, needs a far flatter tail).
 KNEE_MIN_READ = 150
-KNEE_RATIO = 6.0
+#: The decay is read from four quarters of the reading once there are this many reads.
+DECAY_MIN_READ = 40
+
+
+def _decay(found_after_read: Sequence[int]) -> tuple[float, float] | None:
+    """How the find rate falls per abstract read, from the last four quarters of the
+    reading: the finds of the last two quarters against the two before give the fall,
+    and the Wilson interval of their share its faster end (for `low`). None while the
+    rate does not fall (or there is too little to say)."""
+    read = len(found_after_read)
+    if read < DECAY_MIN_READ:
+        return None
+    quarter = read // 4
+    edges = [found_after_read[-1 - k * quarter] if read > k * quarter else 0 for k in range(5)]
+    counts = [edges[k] - edges[k + 1] for k in reversed(range(4))]  # oldest first
+    earlier, recent = counts[0] + counts[1], counts[2] + counts[3]
+    if recent >= earlier:
+        return None
+    share, fast_share, _ = wilson_interval(recent, recent + earlier)
+
+    def per_read(part: float) -> float:
+        part = min(max(part, 0.5 / (recent + earlier + 1)), 0.5)  # a share of 0 is no rate
+        return float((part / (1 - part)) ** (1 / (2 * quarter)))
+
+    return per_read(share), per_read(fast_share)
+
+
+def _tail(rate: float, decay: float, papers: int) -> float:
+    """Finds expected over the next `papers` reads at `rate`, falling by `decay` a read."""
+    return rate * decay * (1 - decay**papers) / (1 - decay)
 
 
 def wilson_interval(successes: int, trials: int, z: float = _Z90) -> tuple[float, float, float]:
@@ -318,7 +352,7 @@ def knee_says_stop(found_after_read: Sequence[int]) -> bool:
     at_knee, rank = found_after_read[knee], knee + 1
     before = at_knee / rank
     after = (found - at_knee + 1) / (read - rank) if read > rank else float("inf")
-    return before >= KNEE_RATIO * after
+    return before >= (156 - min(found, 150)) * after
 
 
 def _found_after_read(curve: Sequence[tuple[int, int]]) -> list[int]:
@@ -328,31 +362,3 @@ def _found_after_read(curve: Sequence[tuple[int, int]]) -> list[int]:
         for (read, found), before in zip(curve, [(0, 0), *curve], strict=False)
         if read > before[0]
     ]
-
-
-def relevant_left(curve: Sequence[tuple[int, int]], undecided: int) -> float | None:
-    """Relevant papers likely still among the `undecided`, from the discovery curve
-    (`found_curve`: abstracts read and relevant found after each decision).
-
-    Read most promising first, finds come ever more rarely. The last four windows of
-    reading (each `ESTIMATE_WINDOW` papers, or a tenth of those read) give the rate of
-    finds and how fast it falls, d per window; the papers left then hold about
-    last * d / (1 - d) more, a geometric tail, and never more than the last rate over
-    every undecided paper. None while the rate is not falling yet (too early to say);
-    replayed on the corpus (bench/bench_triage.py --estimate) it is within a factor of
-    about two of the truth once most relevant papers are found.
-    """
-    found_after_read = _found_after_read(curve)
-    read = len(found_after_read)
-    window = max(ESTIMATE_WINDOW, read // 10)
-    if read < ESTIMATE_WINDOWS * window:
-        return None
-    edges = [found_after_read[-1 - k * window] if read > k * window else 0 for k in range(5)]
-    counts = [edges[k] - edges[k + 1] for k in reversed(range(ESTIMATE_WINDOWS))]
-    earlier, recent = sum(counts[:2]), sum(counts[2:])
-    if recent == 0:
-        return 0.0
-    if earlier <= recent:
-        return None
-    fall = (recent / earlier) ** 0.5
-    return min(counts[-1] / window * undecided, counts[-1] * fall / (1 - fall))
