@@ -15,11 +15,12 @@ letters get accent commands (`{\\'e}`), math symbols math (`{$\\ell_p$}`, `{$\\a
 `√` as `{$\\surd$}`), and characters LaTeX has no command for pylatexenc's visible
 `⟨U+4E2D⟩` placeholder, which formats.bibtex_reader reads back as the character.
 
-Commands that read or write files or run programs (`\\input`, `\\include`,
-`\\write18`, `\\openout`, `\\read`, `\\csname` that could spell them, `^^5c` that
-could spell a backslash...) are written as text (`\\textbackslash{}input`), in every
-field and in math, so a LaTeX run over the export never acts on what a paper's
-fields say.
+Only the formatting, accent and symbol commands of an allow-list (formats.
+tex_allow_list) are written as commands. Every other control word (`\\input`,
+`\\pdffiledump`, `\\openin`, `\\write18`, `\\csname` that could spell them, a
+paper's own macros) and `^^5c`, which could spell a backslash, are written as text
+(`\\textbackslash{}input`), in every field and in math, so a LaTeX run over the export
+never acts on what a paper's fields say.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from urllib.parse import quote
 
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
+from paperdesk.formats.tex_allow_list import is_safe
 from paperdesk.text import to_plain
 
 
@@ -73,16 +75,6 @@ _ESCAPES = {
 _CONTROL_SYMBOLS = frozenset("\"'`^~=.{}$%&#_,;:! /-@\\\n\t")
 _MATH_DELIMITERS = {"\\(": "\\)", "\\[": "\\]", "$$": "$$", "$": "$"}
 
-# Commands that touch files or run programs, or could make one (`\csname input\endcsname`,
-# `\catcode` making another character the escape, `\def`, `\let` and `\scantokens`
-# re-reading text).
-_DANGEROUS = frozenset(
-    """input include includeonly InputIfFileExists IfFileExists openin openout read
-    readline write immediate closein closeout csname catcode scantokens directlua
-    latelua luaexec special pdfliteral ShellEscape verbatiminput lstinputlisting
-    includegraphics usepackage RequirePackage documentclass LoadClass endinput def edef
-    gdef xdef let futurelet newcommand renewcommand providecommand""".split()
-)
 # TeX reads `^^5c` as a backslash (and `^^` before any character as another character)
 # before it looks for commands; in math `x^^2` is an error anyway.
 _CARETS = "^^"
@@ -148,7 +140,7 @@ def _math_tokens(content: str) -> list[Token]:
             tokens.append(Token(FIXED, "\\backslash{}"))
         elif piece == _CARETS:
             tokens.append(Token(FIXED, "\\wedge\\wedge{}"))
-        elif piece[1:] in _DANGEROUS:
+        elif piece[1:].isalpha() and not is_safe(piece[1:]):
             tokens.append(Token(FIXED, "\\backslash{}" + piece[1:]))
         else:
             tokens.append(Token(FIXED, piece))
@@ -243,7 +235,7 @@ def _tokens(text: str, dialect: Dialect) -> list[Token]:
 def _command(piece: str) -> list[Token]:
     """A command kept as written, unless it is one to show as text instead."""
     name = piece[1:]
-    if name in _DANGEROUS:
+    if name.isalpha() and not is_safe(name):
         return [Token(FIXED, "\\textbackslash{}"), Token(TEXT, name)]
     if len(name) == 1 and not (name.isascii() and name.isalpha()) and name not in _CONTROL_SYMBOLS:
         # An unknown control symbol (`\*`, a `\(` that never closes, `\é`): as written.
