@@ -17,6 +17,7 @@ from paperdesk.core.changes import Changes
 from paperdesk.gui.dialogs import ErrorReporter
 from paperdesk.gui.tasks import ErrorCallback, Job, ProgressCallback, TaskRunner
 from paperdesk.services.desk import Desk
+from paperdesk.services.pending_changes import PendingChange
 
 T = TypeVar("T")
 Action = Callable[[Desk], Changes | None]
@@ -35,6 +36,9 @@ class Operations:
         self.errors = errors
         self.apply_changes = apply_changes
         self.desk: Desk | None = None
+        #: Keeps a rating or status a team library's absent server could not take
+        #: (gui/team_offline.py); None: such a change is refused like any other.
+        self.keep_offline: Callable[[PendingChange], None] | None = None
 
     def perform(
         self,

@@ -17,7 +17,7 @@ from PySide6.QtCore import QEvent, QObject
 
 from paperdesk.core.errors import ReadOnlyLibraryError, ServerUnreachable
 from paperdesk.gui.library_notices import READ_ONLY_TEXT
-from paperdesk.services import note_drafts
+from paperdesk.services import note_drafts, pending_changes
 from paperdesk.services.desk import Desk
 
 if TYPE_CHECKING:
@@ -25,17 +25,19 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-OFFLINE_TEXT = "Team library unreachable — read-only until it is back; retrying."
+OFFLINE_TEXT = "Team library unreachable — retrying."
+KEPT = "Kept on this machine ({count} waiting): applied once the team library is back."
 DRAFT_KEPT = "The note is kept as a draft and saved once the team library is back."
 BACK = "The team library is back: changes are saved again."
 
 
 def is_offline_refusal(desk: Desk | None, error: BaseException) -> bool:
     """Whether a team library refused a change only because its server is away."""
-    return (
-        desk is not None
-        and desk.address is not None
-        and isinstance(error, ServerUnreachable | ReadOnlyLibraryError)
+    if desk is None or desk.address is None:
+        return False
+    # A reader's library is read-only too, and stays so: only the server's absence counts.
+    return isinstance(error, ServerUnreachable) or (
+        desk.offline and isinstance(error, ReadOnlyLibraryError)
     )
 
 
@@ -46,6 +48,7 @@ class OfflineMode(QObject):
         window.watch.unreachable.connect(self.go_offline)
         window.watch.reachable.connect(self.come_back)
         window.desk_opened.connect(self._save_kept_drafts)
+        window.operations.keep_offline = self.keep_change
         window.installEventFilter(self)  # sees the window's Close before closeEvent
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -69,13 +72,30 @@ class OfflineMode(QObject):
                 self.window.detail.notes.add_drafts(drafts)
                 self.window.detail.notes.retry()
 
+    def keep_change(self, change: pending_changes.PendingChange) -> None:
+        """A rating or status the server could not take: kept, and applied on its return."""
+        desk = self.window.desk
+        if desk is None:
+            return
+        count = pending_changes.keep(desk, change)
+        self.window.read_only_banner.setText(self._offline_text(desk))
+        self.window.statusBar().showMessage(KEPT.format(count=count))
+
+    @staticmethod
+    def _offline_text(desk: Desk) -> str:
+        waiting = len(pending_changes.pending(desk))
+        if not waiting:
+            return OFFLINE_TEXT
+        changes = "1 change" if waiting == 1 else f"{waiting} changes"
+        return f"{OFFLINE_TEXT} {changes} kept on this machine, applied once it is back."
+
     def go_offline(self, reason: str) -> None:
         desk = self.window.desk
         if desk is None:
             return
-        desk.read_only = True  # writes are refused at once, not after a network timeout
+        desk.offline = True  # writes are refused at once, not after a network timeout
         banner = self.window.read_only_banner
-        banner.setText(OFFLINE_TEXT)
+        banner.setText(self._offline_text(desk))
         banner.setToolTip(reason)
         banner.show()
         self.window.statusBar().showMessage(OFFLINE_TEXT)
@@ -84,12 +104,16 @@ class OfflineMode(QObject):
         desk = self.window.desk
         if desk is None:
             return
-        desk.read_only = False
+        desk.offline = False
         banner = self.window.read_only_banner
         banner.hide()
         banner.setText(READ_ONLY_TEXT)
         banner.setToolTip("")
         self.window.statusBar().showMessage(BACK, 5000)
+        if pending_changes.pending(desk):
+            self.window.operations.perform(
+                "Applying the changes made offline", pending_changes.apply_pending
+            )
         self.window.detail.notes.retry()
         model = self.window.model
         model.refresh_papers(model.ids())  # rows that could not be read meanwhile

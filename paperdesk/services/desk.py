@@ -10,7 +10,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperdesk.config import BACKUP_DIR, DB_FILE, INDEX_DIR, UNFINISHED_DIR, team_state_dir
-from paperdesk.core.errors import LibraryError, ReadOnlyLibraryError, StorageError
+from paperdesk.core.errors import (
+    LibraryError,
+    ReadOnlyLibraryError,
+    ServerUnreachable,
+    StorageError,
+)
 from paperdesk.core.team_url import TeamAddress
 from paperdesk.formats.atomic import remove_unfinished
 from paperdesk.search.index import FullTextIndex
@@ -60,6 +65,9 @@ class Desk:
         self._promise: Promise | None = None
         self._promise_lock = threading.Lock()
         self.read_only = read_only
+        #: A team library whose server the window found away: writes are refused at
+        #: once (not after a network timeout), saying why.
+        self.offline = False
         #: Told (from the writing thread) when a change waits for another program's.
         self.on_wait = on_wait
         self.lock: WriteLock = lock_for(folder)
@@ -184,6 +192,10 @@ class Desk:
         no writes) and brings the index up to date if another program's action left it
         behind (it died, or its disk filled, between its commit and its index update).
         """
+        if self.offline:
+            raise ServerUnreachable(
+                f"the team library {self.location} cannot be reached: nothing was changed yet"
+            )
         if self.read_only:
             raise ReadOnlyLibraryError(
                 f"the library at {self.location} is read-only: nothing was changed"

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QInputDialog, QWidget
 from paperdesk.core.errors import PasswordNeeded
 from paperdesk.core.scope import Scope
 from paperdesk.core.team_url import TeamAddress
+from paperdesk.gui.actions import papers
 from paperdesk.gui.main_window import MainWindow
 from paperdesk.gui.preferences import recent_libraries
 from paperdesk.gui.team_connect import TeamConnectDialog
@@ -249,7 +250,7 @@ def test_an_unreachable_server_makes_the_window_read_only_and_loses_nothing_type
     proxy.stop()
     banner = window.read_only_banner
     qtbot.waitUntil(banner.isVisible, timeout=SHOWN_WITHIN_MS)
-    assert banner.text() == OFFLINE_TEXT and window.desk.read_only
+    assert banner.text() == OFFLINE_TEXT and window.desk.offline
     grab(window, tmp_path / "offline.png")
     # Typed while the server is away: kept in the editor, then as the paper's draft
     # once another paper is shown.
@@ -258,6 +259,10 @@ def test_an_unreachable_server_makes_the_window_read_only_and_loses_nothing_type
     qtbot.waitUntil(lambda: window.runner.is_idle(), timeout=5000)
     window.table.select_ids([second], second)
     qtbot.waitUntil(lambda: first in window.detail.notes.drafts(), timeout=5000)
+    # A rating set meanwhile is kept on this machine, counted in the banner.
+    papers.set_rating(window.operations, [second], 4)
+    qtbot.waitUntil(lambda: "1 change kept on this machine" in banner.text(), timeout=5000)
+    assert window.errors.shown == []
     # A search cannot run meanwhile: the search bar says why, no error box.
     with qtbot.waitSignal(window.failed, timeout=10_000):
         window.search_bar.set_text("graph")
@@ -266,7 +271,8 @@ def test_an_unreachable_server_makes_the_window_read_only_and_loses_nothing_type
     proxy.start()
     qtbot.waitUntil(lambda: not banner.isVisible(), timeout=SHOWN_WITHIN_MS + 2000)
     qtbot.waitUntil(lambda: bobs_note(team, first) == "typed while offline", timeout=5000)
-    assert not window.desk.read_only and window.detail.notes.drafts() == {}
+    qtbot.waitUntil(lambda: bobs_rating(team, second) == 4, timeout=5000)  # applied now
+    assert not window.desk.offline and window.detail.notes.drafts() == {}
     message = window.search_bar.message
     qtbot.waitUntil(lambda: not message.isVisible(), timeout=5000)  # the search ran again
     window.search_bar.set_text("")

@@ -254,3 +254,31 @@ def test_the_importing_machine_does_not_index_its_import_a_second_time(client: C
     assert team_index.catch_up(alice) == 1  # bob's tag, not alice's import
     assert searching.find_ids(alice, "tag:after-the-import").ids == [1]
     assert len(searching.find_ids(alice).ids) == report.added
+
+
+def test_a_rating_made_while_the_server_is_away_is_kept_and_applied_on_reconnect(
+    seeded: Desk, client: Client
+) -> None:
+    from paperdesk.core.errors import ServerUnreachable
+    from paperdesk.services import pending_changes
+    from paperdesk.services.pending_changes import PendingChange
+
+    bob = client("bob")
+    bob.offline = True  # what the window's watch sets when the server stops answering
+    rating = PendingChange("rating", (2,), 4)
+    with pytest.raises(ServerUnreachable, match="cannot be reached"):
+        pending_changes.apply(bob, rating)
+    assert pending_changes.keep(bob, rating) == 1
+    assert pending_changes.keep(bob, PendingChange("status", (2,), "read")) == 2
+    editing.set_rating(seeded, [2], 2)  # alice's own rating: untouched by bob's
+    still_away = pending_changes.apply_pending(bob)
+    assert still_away is not None and still_away.is_empty  # nothing applied, both kept
+    assert len(pending_changes.pending(bob)) == 2
+    bob.offline = False  # the server answers again
+    applied = pending_changes.apply_pending(bob)
+    assert applied is not None and 2 in applied.paper_ids
+    assert pending_changes.pending(bob) == []
+    two = seeded.library.papers.get(2)
+    assert two.team is not None and two.team.ratings == (("alice", 2), ("bob", 4))
+    assert two.status is Status.READ
+    assert [e.actor for e in history.recent(seeded, 2)] == ["bob", "bob"]

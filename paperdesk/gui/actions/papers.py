@@ -7,17 +7,30 @@ from collections.abc import Sequence
 from paperdesk.core.models import Status
 from paperdesk.gui.actions import perform
 from paperdesk.gui.operations import Operations
-from paperdesk.services import editing
+from paperdesk.gui.team_offline import is_offline_refusal
+from paperdesk.services import editing, pending_changes
+from paperdesk.services.pending_changes import PendingChange
 
 
 def set_rating(operations: Operations, ids: Sequence[int], rating: int) -> None:
-    ids = list(ids)
-    perform(operations, "Rating", lambda desk: editing.set_rating(desk, ids, rating))
+    _set_or_keep(operations, "Rating", PendingChange("rating", tuple(ids), rating))
 
 
 def set_status(operations: Operations, ids: Sequence[int], status: Status) -> None:
-    ids = list(ids)
-    perform(operations, "Status", lambda desk: editing.set_status(desk, ids, status))
+    _set_or_keep(operations, "Status", PendingChange("status", tuple(ids), status.value))
+
+
+def _set_or_keep(operations: Operations, name: str, change: PendingChange) -> None:
+    """Make the change; if a team library's server is away, keep it on this machine
+    to apply on its return (gui/team_offline.py) instead of refusing it."""
+
+    def failed(error: BaseException) -> None:
+        if operations.keep_offline is not None and is_offline_refusal(operations.desk, error):
+            operations.keep_offline(change)
+        else:
+            operations.errors.report(name, error)
+
+    operations.perform(name, lambda desk: pending_changes.apply(desk, change), on_error=failed)
 
 
 def set_title(operations: Operations, paper_id: int, title: str) -> None:
