@@ -34,7 +34,7 @@ from whoosh.query import Term
 from paperdesk.core.errors import Cancelled, IndexUnusableError, StorageError
 from paperdesk.search import segments
 from paperdesk.search.live import LiveSearcher
-from paperdesk.search.query import highlight_terms, parse_query, suggest, with_typed_word
+from paperdesk.search.query import highlight_terms, parse_query, with_typed_word
 from paperdesk.search.schema import SCHEMA_VERSION, IndexDocument, build_schema
 from paperdesk.search.storage import (
     INDEX_NAME,
@@ -405,10 +405,9 @@ class FullTextIndex:
             parsed = with_typed_word(parsed, typed)
         with self._lock:
             live = self._searcher()
-            searcher = live.current()
-            ids = live.ids
-            found = [ids[docnum] for docnum in live.matches(parsed, ranked)]
-            suggestion = None if found else suggest(searcher, parsed, text)
+            matched = live.matches(parsed, ranked)  # first: it may reopen the searcher
+            found = [live.ids[docnum] for docnum in matched]
+            suggestion = None if found else live.suggest(text)
         return Hits(ids=found, terms=highlight_terms(parsed), suggestion=suggestion)
 
     def papers_with_term(self, field: str, term: str, limit: int) -> list[int]:

@@ -16,8 +16,10 @@ from whoosh.index import Index
 from whoosh.query import Query
 from whoosh.searching import Searcher
 
-from paperdesk.search import set_matching
+from paperdesk.search import set_matching, spelling
+from paperdesk.search.expansion import bounded
 from paperdesk.search.set_matching import PostingCache, Unsupported
+from paperdesk.search.vocabulary import Vocabulary
 
 
 class LiveSearcher:
@@ -28,6 +30,7 @@ class LiveSearcher:
         self._searcher: Searcher = index.searcher()
         self._by_segment: dict[str, array[int]] = {}
         self._postings = PostingCache()
+        self._vocabulary = Vocabulary()
         self.ids = self._load_ids()
 
     def current(self) -> Searcher:
@@ -47,9 +50,10 @@ class LiveSearcher:
     def matches(self, query: Query, ranked: bool) -> list[int]:
         """The document numbers `query` matches: best first (whoosh's BM25F order) when
         `ranked`, else in document order. Evaluated list-wise (set_matching), or by
-        whoosh's matchers for the queries that module does not evaluate."""
+        whoosh's matchers for the queries that module does not evaluate.
+        QueryError for an expanding term that stands for too many words (expansion.py)."""
         searcher = self.current()
-        query = set_matching.prepared(query)
+        query = set_matching.prepared(bounded(query, searcher, self._vocabulary))
         try:
             if ranked:
                 return set_matching.ranked(searcher, query, self._postings)
@@ -58,6 +62,10 @@ class LiveSearcher:
             if ranked:
                 return [docnum for _score, docnum in searcher.search(query, limit=None).top_n]
             return list(searcher.docs_for_query(query))
+
+    def suggest(self, text: str) -> str | None:
+        """A spelling correction of a query that found nothing (spelling.py), or None."""
+        return spelling.suggest(self.current(), self._vocabulary, text)
 
     def _load_ids(self) -> array[int]:
         ids: array[int] = array("q")
@@ -73,4 +81,5 @@ class LiveSearcher:
             ids.extend(part)
         self._by_segment = kept  # segments merged away are forgotten
         self._postings.trim(set(kept))
+        self._vocabulary.trim(set(kept))
         return ids

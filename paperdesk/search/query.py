@@ -12,7 +12,6 @@ from functools import lru_cache
 
 from whoosh import query as wq
 from whoosh.qparser import FieldAliasPlugin, FuzzyTermPlugin, GtLtPlugin, QueryParser
-from whoosh.searching import Searcher
 from whoosh.support.charset import accent_map
 
 from paperdesk.core import fields
@@ -36,10 +35,8 @@ MAX_EXPANDING = 20  # prefix*, wild?card and fuzzy~ terms, each a scan of the vo
 MAX_DEPTH = 20
 MAX_NUMBER = 2**31 - 1  # years and ratings are indexed as 32-bit numbers
 _EXPANDING = re.compile(r"[*?]|~\d*(?=\s|\)|$)")
-# The spelling suggestion reads the vocabulary per word: only for short queries.
-SUGGEST_MAX_WORDS = 6
 # Words of these fields are what a reader sees in the abstract: they are highlighted.
-_FREE_TEXT_FIELDS = {field.name for field in fields.query_fields() if field.type == FieldType.TEXT}
+FREE_TEXT_FIELDS = {field.name for field in fields.query_fields() if field.type == FieldType.TEXT}
 
 CHEAT_SHEET = """\
 words            all words must appear (stemmed: training finds trained)
@@ -90,18 +87,23 @@ def parse_query(text: str) -> wq.Query:
 # The word being typed: the last of the text, no space after it, optionally `field:word`.
 _TYPED_WORD = re.compile(r"(?:^|[\s(])(?:(?P<field>[A-Za-z_][\w-]*):)?(?P<word>[^\W\d_]+)$")
 _OPERATORS = {"AND", "OR", "NOT", "TO", "ANDNOT", "ANDMAYBE"}
-#: Shorter words are not read as the start of longer ones (`a` would expand to thousands).
-TYPED_PREFIX_MIN = 3
 #: Index terms are stems, up to this many letters shorter than a word being typed
 #: (`diffusi` -> "diffus", `contrastiv` -> "contrast"), and never under four letters.
 _STEM_SHORTER_BY = 2
 _STEM_MIN = 4
 
 
+class TypedPrefix(wq.Prefix):  # type: ignore[misc]
+    """The word being typed as the start of longer words: of any length, so it stands
+    for its commonest words only (search/expansion.py), never a refusal."""
+
+
 def with_typed_word(parsed: wq.Query, typed: str) -> wq.Query:
     """Search as you type: the word being typed (the last of `typed`, when no space
     follows it) also matches the start of longer words, so `diffus` finds diffusion and
-    `contrastiv` finds contrastive before the word is finished.
+    `contrastiv` finds contrastive before the word is finished, and `graph n` narrows
+    `graph` to the papers with words starting with n (its commonest ones) rather than
+    to the few with the word `ne` on the way to `graph neural`.
 
     The index holds stems (diffusion -> "diffus", contrastive -> "contrast"), so the
     word matches the terms that start with it and the stems it starts with
@@ -110,14 +112,14 @@ def with_typed_word(parsed: wq.Query, typed: str) -> wq.Query:
     match = _TYPED_WORD.search(typed)
     if match is None or typed.count('"') % 2 or match["word"].upper() in _OPERATORS:
         return parsed
-    field = _field_named(match["field"] or fields.DEFAULT_QUERY_FIELD)
+    field = field_named(match["field"] or fields.DEFAULT_QUERY_FIELD)
     word = match["word"].lower().translate(accent_map)
-    if field not in _FREE_TEXT_FIELDS or len(word) < TYPED_PREFIX_MIN:
+    if field not in FREE_TEXT_FIELDS:
         return parsed
     own = [token.text for token in build_schema()[field].analyzer(word, mode="query")]
     shortest = max(_STEM_MIN, len(word) - _STEM_SHORTER_BY)
     alternatives = [
-        wq.Prefix(field, word),
+        TypedPrefix(field, word),
         *(wq.Term(field, word[:end]) for end in range(len(word) - 1, shortest - 1, -1)),
     ]
 
@@ -132,7 +134,7 @@ def with_typed_word(parsed: wq.Query, typed: str) -> wq.Query:
     return parsed.accept(widen)
 
 
-def _field_named(name: str) -> str:
+def field_named(name: str) -> str:
     """The index field a typed field name (or one of its aliases) stands for."""
     name = name.lower()
     for field, aliases in fields.query_aliases().items():
@@ -151,26 +153,11 @@ def _phrase_in_positional_field(node: wq.Query) -> wq.Query:
     return node
 
 
-def suggest(searcher: Searcher, parsed: wq.Query, text: str) -> str | None:
-    """A spelling correction of a query that found nothing, or None (also for queries
-    too long to correct quickly: a suggestion is a nicety, never a wait)."""
-    if len(text.split()) > SUGGEST_MAX_WORDS or _EXPANDING.search(text):
-        # Long queries, and wildcard or fuzzy terms (whose correction is meaningless and
-        # took 1.6 s for `convolutonal~`), get none.
-        return None
-    try:
-        corrected = searcher.correct_query(parsed, text)
-    except (QueryError, ValueError, AttributeError, TypeError):
-        # whoosh's corrector also walks numeric terms (year:1999) and fails on them.
-        return None
-    return corrected.string if corrected.query != parsed else None
-
-
 def highlight_terms(parsed: wq.Query) -> tuple[str, ...]:
     """Words of the free-text fields, to highlight in the abstract (stems, lower case)."""
     terms: dict[str, None] = {}
     for field, value in parsed.iter_all_terms(phrases=True):
-        if field in _FREE_TEXT_FIELDS and isinstance(value, str):
+        if field in FREE_TEXT_FIELDS and isinstance(value, str):
             terms[value] = None
     return tuple(terms)
 

@@ -347,16 +347,14 @@ class _Evaluation:
     def _leaf(self, matcher: Any) -> _Matches:
         postings = self._cache.postings(self._segment, matcher)
         scorer = matcher.scorer if type(matcher) is W3LeafMatcher else matcher._scorer
-        weights = dict(zip(postings.ids, postings.weights, strict=True))
         field = matcher.term()[0]
-        return _Matches(set(postings.ids), self._leaf_score(scorer, field, weights))
+        return _Matches(postings.docs(), self._leaf_score(scorer, field, postings))
 
-    def _leaf_score(
-        self, scorer: Any, field: str, weights: dict[int, float]
-    ) -> Callable[[int], float]:
+    def _leaf_score(self, scorer: Any, field: str, postings: _Postings) -> Callable[[int], float]:
         """A term's score of a document, as its scorer's score(matcher) computes it."""
-        if scorer is None:
+        if scorer is None:  # a constant-score term (a prefix's words): no weights read
             return _no_score
+        weights = postings.weights_by_doc()
         if type(scorer) is WeightScorer:
             return weights.__getitem__
         if type(scorer) is BM25FScorer:
@@ -374,6 +372,10 @@ class _Postings:
         self.ids: array[int] = array("i")
         self.weights: array[float] = array("f")
         self._positions: dict[int, tuple[int, ...]] | None = None
+        # The ids as a set and the weights by id, made once, at the first search that
+        # needs them (every search made them anew: 57 ms for a prefix's 49,000 postings).
+        self._docs: set[int] | None = None
+        self._weights: dict[int, float] | None = None
         self.size = 0
         if type(matcher) is W3LeafMatcher:
             self._read_blocks(matcher, values=False)
@@ -383,6 +385,19 @@ class _Postings:
                 self.weights.append(matcher.weight())
                 matcher.next()
         self.size = 8 * len(self.ids)
+
+    def docs(self) -> set[int]:
+        """The ids as a set (shared: callers make new sets of it, never change it)."""
+        if self._docs is None:
+            self._docs = set(self.ids)
+            self.size += 40 * len(self.ids)  # a set's slot and int per id, roughly
+        return self._docs
+
+    def weights_by_doc(self) -> dict[int, float]:
+        if self._weights is None:
+            self._weights = dict(zip(self.ids, self.weights, strict=True))
+            self.size += 100 * len(self.ids)  # a dict's entry, int and float per id
+        return self._weights
 
     def _read_blocks(self, matcher: Any, values: bool) -> list[Any]:
         """Every block of a W3LeafMatcher, decoded as whoosh's own reads do."""

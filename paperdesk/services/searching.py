@@ -9,6 +9,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
+from functools import partial
+
+from rapidfuzz.distance import OSA
 
 from paperdesk.core import fields
 from paperdesk.core.scope import Kind, Scope
@@ -103,11 +106,12 @@ def readable_suggestion(desk: Desk, query: str, suggestion: str) -> str:
         return suggestion
     for position, (before, after) in enumerate(zip(asked, words, strict=True)):
         if before != after:
-            words[position] = _SUGGESTED_WORD.sub(lambda m: _worded(desk, m), after)
+            typed = before.rpartition(":")[2].lower()
+            words[position] = _SUGGESTED_WORD.sub(partial(_worded, desk, typed=typed), after)
     return " ".join(words)
 
 
-def _worded(desk: Desk, match: re.Match[str]) -> str:
+def _worded(desk: Desk, match: re.Match[str], typed: str) -> str:
     field, term = match["field"], match["term"].lower()
     forms: Counter[str] = Counter()
     ids = desk.index.papers_with_term(field or fields.DEFAULT_QUERY_FIELD, term, WORD_SAMPLE)
@@ -117,8 +121,9 @@ def _worded(desk: Desk, match: re.Match[str]) -> str:
         forms.update(w.lower() for w in _WORD.findall(text) if index_term(w) == term)
     if not forms:
         return match.group()
-    # The term itself when it is a word (graph), else the commonest form, the shorter first.
-    word = term if term in forms else min(forms, key=lambda form: (-forms[form], len(form)))
+    # The form nearest to what was typed (`perfomance`: performance, not perform), then
+    # the commonest, the shorter first.
+    word = min(forms, key=lambda form: (OSA.distance(typed, form), -forms[form], len(form)))
     return f"{field}:{word}" if field else word
 
 

@@ -80,12 +80,19 @@ def test_a_malformed_query_is_explained_inline_and_keeps_the_table(qtbot, window
     assert window.model.ids() == shown_before
 
 
-def test_a_search_with_no_hits_offers_a_correction(qtbot, window):
+def test_a_typed_search_with_no_hits_offers_a_word_to_click(qtbot, window):
+    """Typed in the window (search as you type), a misspelt word gets "Did you mean" with
+    a word of the library, not an index stem; a click searches for it (issue 25)."""
     with searched(qtbot, window):
-        window.search_bar.set_text("grahp")
-    if window.model.rowCount() == 0 and window.search_bar.message.isVisible():
-        assert "Did you mean" in window.search_bar.message.text()
+        window.search_bar.set_text("perfomance")  # as typed: the window searches as you type
     assert window.model.rowCount() == 0
+    message = window.search_bar.message
+    assert message.isVisible() and "Did you mean" in message.text()
+    assert ">performance</a>" in message.text()
+    with searched(qtbot, window):
+        message.linkActivated.emit("suggest")
+    assert window.search_bar.field.text() == "performance"
+    assert window.model.rowCount() == len(searching.find_ids(window.desk, "performance").ids) > 0
 
 
 def test_stars_reach_the_database_and_undo_redo_restore_them(qtbot, window):
