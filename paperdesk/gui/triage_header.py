@@ -22,9 +22,8 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.core.scope import Kind, Scope
-from paperdesk.core.screening import DEFAULT_NAME, Screening
+from paperdesk.core.screening import DEFAULT_NAME, SCREENABLE_KINDS, UNDECIDED, Screening
 from paperdesk.gui.triage_session import ORDER_LABELS, Order, Plan
-from paperdesk.services import triage
 
 #: The scope box's entries that are no sidebar entry: (kind, value) of their data.
 UNDECIDED_ENTRY = ("undecided", "")
@@ -95,7 +94,7 @@ class TriageHeader(QFrame):
         row.addWidget(self.shortlist)
         row.addWidget(keys)
         row.addWidget(done)
-        self._here: tuple[Scope, str] = (triage.UNDECIDED, "")
+        self._here: tuple[Scope, str] = (UNDECIDED, "")
         self.screening.activated.connect(self._on_screening)
         self.screening.lineEdit().returnPressed.connect(self.plan_changed)
         self.scope.activated.connect(lambda _row: self.plan_changed.emit())
@@ -123,7 +122,7 @@ class TriageHeader(QFrame):
             self.screening.setCurrentText(name)
             self.scope.clear()
             self.scope.addItem("Not yet decided", UNDECIDED_ENTRY)
-            if here != triage.UNDECIDED:
+            if here != UNDECIDED and here.kind in SCREENABLE_KINDS:
                 what = here.describe() if here.kind != Kind.ALL else "All papers"
                 self.scope.addItem(f"This view: {what}", HERE_ENTRY)
             self.scope.addItem("All papers", LIBRARY_ENTRY)
@@ -158,7 +157,7 @@ class TriageHeader(QFrame):
                 widget.blockSignals(False)
 
     def _scope_row(self, scope: Scope) -> int:
-        if scope == triage.UNDECIDED:
+        if scope == UNDECIDED:
             return self.scope.findData(UNDECIDED_ENTRY)
         if scope.kind == Kind.ALL:
             return self.scope.findData(LIBRARY_ENTRY)
@@ -177,7 +176,7 @@ class TriageHeader(QFrame):
         kind, name = self.scope.currentData() or UNDECIDED_ENTRY
         order = Order(self.order.currentData() or Order.PROMISE)
         shortlist = self.shortlist.currentText().strip() or None
-        scope = triage.UNDECIDED
+        scope = UNDECIDED
         if kind == HERE_ENTRY[0]:
             scope = self._here[0]
         elif kind == LIBRARY_ENTRY[0]:

@@ -26,7 +26,7 @@ from paperdesk.core.changes import Changes
 from paperdesk.core.errors import NotFoundError, PaperdeskError, ReadOnlyLibraryError
 from paperdesk.core.models import Paper
 from paperdesk.core.scope import Scope
-from paperdesk.core.screening import DEFAULT_NAME, MAX_REASONS, Screening
+from paperdesk.core.screening import DEFAULT_NAME, MAX_REASONS, UNDECIDED, Screening
 from paperdesk.core.triage import Decision, Progress, TriageStats, pace_per_hour
 from paperdesk.gui.actions import decisions, history
 from paperdesk.gui.operations import Operations
@@ -63,7 +63,7 @@ class Plan:
     """What to triage: the screening of this name, going through a scope; `text` is its
     seed query (its hits first), which confines it to the hits only with `confine`."""
 
-    scope: Scope = triage.UNDECIDED
+    scope: Scope = UNDECIDED
     text: str = ""
     order: Order = Order.PROMISE
     shortlist: str | None = None

@@ -1,20 +1,17 @@
 """Triage (issue 10): deciding paper by paper, and how far the deciding has come.
 
 A decision is one service call and one undo step: status, target shortlist and the
-decision log change together. What a triage goes through is a scope (a query, a
-shortlist, a tag, or the papers not yet decided), narrowed to the undecided papers
-unless asked otherwise. The order ("most promising first") comes from `desk.promise`.
+decision log (with its screening and exclusion reason) change together. What a triage
+goes through is a screening's (services/screenings.py); the order ("most promising
+first") comes from `desk.promise`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.models import Status
-from paperdesk.core.scope import Scope
-from paperdesk.core.screening import UNDECIDED as UNDECIDED  # what "not yet decided" is
 from paperdesk.core.screening import Screening
 from paperdesk.core.triage import (
     Decision,
@@ -27,18 +24,8 @@ from paperdesk.core.triage import (
     pace_per_hour,
 )
 from paperdesk.ranking.decisions import POSITIVE_RATING
-from paperdesk.services import searching
 from paperdesk.services._sync import mutation, synced
 from paperdesk.services.desk import Desk
-
-
-@dataclass(frozen=True)
-class Queue:
-    """A triage's papers in file order, and those still to decide among them."""
-
-    ids: tuple[int, ...]
-    pending: tuple[int, ...]
-    terms: tuple[str, ...] = ()
 
 
 @mutation
@@ -61,21 +48,6 @@ def decide(
     screening_id = screening.id if screening is not None else None
     changes = desk.library.triage.decide(paper_id, decision, shortlist, screening_id, reason)
     return synced(desk, changes, index_later=index_later)
-
-
-def queue(desk: Desk, scope: Scope, text: str = "", only_undecided: bool = True) -> Queue:
-    """The papers a triage of `scope` (narrowed by a search `text`) goes through."""
-    listing = searching.listing(desk, scope, text)
-    if not only_undecided:
-        return Queue(tuple(listing.ids), tuple(listing.ids), listing.terms)
-    statuses = desk.library.triage.statuses(listing.ids)
-    pending = tuple(i for i in listing.ids if statuses.get(i) == Status.NEW)
-    return Queue(tuple(listing.ids), pending, listing.terms)
-
-
-def undecided(desk: Desk, ids: Sequence[int]) -> set[int]:
-    """Which of these papers are still new (a triage's pending papers after a change)."""
-    return {i for i, status in desk.library.triage.statuses(ids).items() if status == Status.NEW}
 
 
 def stats(

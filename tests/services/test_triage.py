@@ -10,6 +10,7 @@ import pytest
 from paperdesk.core.errors import InvalidValueError, NotFoundError
 from paperdesk.core.models import Status
 from paperdesk.core.scope import Kind, Scope
+from paperdesk.core.screening import UNDECIDED
 from paperdesk.core.triage import Decision
 from paperdesk.services import (
     annotations,
@@ -19,6 +20,7 @@ from paperdesk.services import (
     history,
     indexing,
     reading,
+    screenings,
     searching,
     shortlists,
     triage,
@@ -67,18 +69,19 @@ def test_deciding_a_paper_that_is_gone_names_it(desk):
 
 
 def test_the_queue_of_not_yet_decided_papers_drops_decided_ones(desk):
-    before = triage.queue(desk, triage.UNDECIDED)
-    triage.decide(desk, before.pending[0], Decision.DISCARD)
-    after = triage.queue(desk, triage.UNDECIDED)
+    default = screenings.start(desk)
+    before = screenings.queue(desk, default)
+    triage.decide(desk, before.pending[0], Decision.DISCARD, screening=default)
+    after = screenings.queue(desk, default)
     assert before.pending[0] not in after.pending
     assert len(after.pending) == len(before.pending) - 1
 
 
-def test_a_shortlist_triage_goes_through_every_paper_on_it_decided_or_not(desk):
+def test_a_shortlist_triage_goes_through_every_paper_on_it_decided_elsewhere_or_not(desk):
     shortlists.create(desk, "Later", [1, 2])
     triage.decide(desk, 1, Decision.MAYBE)
-    queue = triage.queue(desk, Scope.of_shortlist("Later"), only_undecided=False)
-    assert queue.pending == (1, 2)
+    later = screenings.start(desk, "Later", scope=Scope.of_shortlist("Later"))
+    assert screenings.queue(desk, later).pending == (1, 2)
 
 
 def abstract_words(desk: Desk, paper_id: int) -> tuple[int, int, str]:
@@ -168,7 +171,9 @@ def test_always_highlight_words_are_kept_per_library_and_undone(desk):
     assert triage.highlight_words(desk) == []
 
 
-def test_undecided_are_papers_whose_status_is_still_new(desk):
-    triage.decide(desk, 2, Decision.MAYBE)
-    assert triage.undecided(desk, [1, 2, 3]) == {1, 3}
-    assert triage.UNDECIDED.kind == Kind.STATUS
+def test_not_yet_decided_are_papers_whose_status_is_still_new(desk):
+    default = screenings.start(desk)
+    assert default.scope == UNDECIDED and default.scope.kind == Kind.STATUS
+    triage.decide(desk, 2, Decision.MAYBE)  # decided elsewhere: it leaves the scope
+    triage.decide(desk, 3, Decision.DISCARD, screening=default)
+    assert screenings.still_pending(desk, default, [1, 2, 3]) == {1}
