@@ -52,7 +52,9 @@ EXIT_ERROR = 1
 
 def cmd_import(desk: Desk, args: argparse.Namespace) -> int:
     bar = ProgressBar()
-    report = importing.import_files(desk, [Path(p) for p in args.files], progress=bar)
+    report = importing.import_files(
+        desk, [Path(p) for p in args.files], progress=bar, accept_doubtful=args.yes
+    )
     bar.finish()
     if args.json:
         print_json([f.as_json() for f in report.files])

@@ -93,6 +93,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = command("import", cmd_import, "import files (seed lists, BibTeX, RIS, CSV, JSON)")
     sub.add_argument("files", nargs="+")
     sub.add_argument("--json", action="store_true")
+    sub.add_argument(
+        "--yes",
+        action="store_true",
+        help="import a file even if it looks like noise (a seed list without sentences)",
+    )
 
     sub = command("search", cmd_search, "full-text search (see `paperdesk syntax`)")
     sub.add_argument("query", nargs="+")

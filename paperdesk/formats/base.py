@@ -38,6 +38,9 @@ class ReadResult:
     records: tuple[PaperRecord, ...]
     problems: tuple[Problem, ...] = field(default_factory=tuple)
     warnings: tuple[Problem, ...] = field(default_factory=tuple)
+    #: Why the file may not be what it seems (a seed list of noise): the import asks
+    #: before it writes anything (services/importing.py); None when all looks right.
+    doubt: str | None = None
 
 
 def result_or_error(

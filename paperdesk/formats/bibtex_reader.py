@@ -41,6 +41,7 @@ from paperdesk.core.identifiers import identifiers_from
 from paperdesk.core.models import PaperRecord
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
 from paperdesk.formats.bibtex_user_fields import read_user_data
+from paperdesk.formats.field_values import year_from_text
 from paperdesk.formats.latex_values import decode_placeholders
 from paperdesk.text import decode_commands, to_plain
 
@@ -63,8 +64,8 @@ _MONTHS = {
 MAX_VALUE_CHARS = 1_000_000
 MAX_EXPANSION_CHARS = 20_000_000
 
+_BLOCK_KIND = re.compile(r"\s*@\s*[A-Za-z]+")
 _WORD = re.compile(r"[^\s#{}\",=]+")
-_YEAR = re.compile(r"\b(\d{4})\b")
 _VENUE_FIELDS = ("booktitle", "journaltitle", "journal")
 # Where a report, a thesis or a `@misc` names where it appeared (bibtex_writer writes a
 # venue there for such entries); a URL in `howpublished` is no venue.
@@ -182,10 +183,11 @@ def _line(block: Block) -> int | None:
 
 
 def _failure_reason(raw: str | None, error: Exception) -> str:
-    what = raw.split("{", 1)[0].strip() if raw else "block"
-    if isinstance(error, BlockAbortedException):
-        return f"cannot read this {what or 'block'}: {error.abort_reason}"
-    return f"cannot read this {what or 'block'}: {error}"
+    """Why a block failed, in one line (`@misc(` and the parser's reason may span more)."""
+    kind = _BLOCK_KIND.match(raw or "")
+    what = kind.group(0) if kind else "block"
+    reason = error.abort_reason if isinstance(error, BlockAbortedException) else str(error)
+    return f"cannot read this {what}: {' '.join(reason.split())}"
 
 
 def _evaluate_strings(
@@ -352,7 +354,7 @@ def _record(
         or _first([own], _OTHER_VENUE_FIELDS, skip_urls=True)
     )
     year_text = _first(lineage, ("year",)) or _first(lineage, ("date",))
-    year_match = _YEAR.search(year_text or "")
+    year = year_from_text(year_text or "", warn)
     archive = (own.get("archiveprefix") or own.get("eprinttype") or "").strip().lower()
     user, derived = read_user_data(own, warn)
     return PaperRecord(
@@ -360,7 +362,7 @@ def _record(
         abstract=own.get("abstract", "").strip(),
         authors=_authors(author_field or ""),
         venue=to_plain(venue) if venue else None,
-        year=int(year_match.group(1)) if year_match else None,
+        year=year,
         title_is_derived=derived,
         ids=identifiers_from(
             doi=own.get("doi"),

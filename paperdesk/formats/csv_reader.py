@@ -25,6 +25,7 @@ from paperdesk.core.identifiers import identifiers_from
 from paperdesk.core.models import PaperRecord, UserData
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
 from paperdesk.formats.csv_cells import restore
+from paperdesk.formats.field_values import year_from_text
 from paperdesk.formats.user_data import (
     Warn,
     is_true,
@@ -74,7 +75,6 @@ MAX_HEADER_CHARS = 10_000
 # A spreadsheet stops being trustworthy after this many rows it cannot read.
 MAX_UNREADABLE_ROWS = 100
 _DELIMITERS = ",\t;"
-_YEAR = re.compile(r"\b(\d{4})\b")
 _AND = re.compile(r"\s+and\s+|\s*&\s*")
 _FIRST_LINE = re.compile(r"\S[^\n]*")
 
@@ -104,14 +104,14 @@ def read_csv(text: str, file_name: str) -> ReadResult:
         def warn(reason: str, line: int = line) -> None:
             warnings.append(Problem(file_name, line, reason))
 
-        year = _YEAR.search(values.get("year", ""))
+        year = year_from_text(values.get("year", ""), warn)
         records.append(
             PaperRecord(
                 title=title,
                 abstract=values.get("abstract", "").strip(),
                 authors=split_authors(values.get("authors", "")),
                 venue=to_plain(values.get("venue", "")) or None,
-                year=int(year.group(1)) if year else None,
+                year=year,
                 title_is_derived=is_true(values.get("derived_title", "")),
                 ids=identifiers_from(
                     doi=values.get("doi"),

@@ -12,6 +12,8 @@ from __future__ import annotations
 import codecs
 import logging
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from charset_normalizer import CharsetMatch, from_bytes
 
@@ -83,10 +85,38 @@ def without_stray_nul_bytes(data: bytes) -> tuple[bytes, list[int]]:
 
 def decode(data: bytes, file_name: str, declared: str | None = None) -> str:
     """The file's text with `\\n` line endings; FormatError names the file and byte offset."""
-    return _NEWLINES.sub("\n", _decode(data, file_name, declared))
+    return decode_telling(data, file_name, declared)[0]
 
 
-def _decode(data: bytes, file_name: str, declared: str | None) -> str:
+def decode_telling(
+    data: bytes, file_name: str, declared: str | None = None
+) -> tuple[str, Guess | None]:
+    """`decode`, and what was guessed when the file was not UTF-8 and said nothing of
+    its encoding (no byte-order mark, no JabRef header, no encoding given)."""
+    guessed: list[Guess] = []
+    text = _NEWLINES.sub("\n", _decode(data, file_name, declared, guessed.append))
+    return text, (guessed[0] if guessed else None)
+
+
+@dataclass(frozen=True)
+class Guess:
+    """An encoding charset-normalizer chose, and where the file stopped being UTF-8."""
+
+    encoding: str
+    line: int  # of the first byte that is not UTF-8, from 1
+    byte: int
+
+    def warning(self) -> str:
+        return (
+            f"not UTF-8 (byte 0x{self.byte:02x} on this line): the file was read as "
+            f"{self.encoding}, the encoding that fits its bytes best; if letters look "
+            "wrong, save it as UTF-8 and import it again"
+        )
+
+
+def _decode(
+    data: bytes, file_name: str, declared: str | None, guessed: Callable[[Guess], None]
+) -> str:
     for bom, codec in _BOMS:
         if data.startswith(bom):
             return _strict(data, codec, file_name)
@@ -128,6 +158,8 @@ def _decode(data: bytes, file_name: str, declared: str | None) -> str:
             f"{first_bad_byte} is not UTF-8 text and no other supported encoding fits",
         )
     log.info("%s: not UTF-8, read as %s", file_name, guess.encoding)
+    line = data.count(b"\n", 0, first_bad_byte) + 1
+    guessed(Guess(guess.encoding, line, data[first_bad_byte]))
     return str(guess)
 
 

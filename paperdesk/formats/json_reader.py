@@ -26,6 +26,7 @@ from paperdesk.core.identifiers import identifiers_from
 from paperdesk.core.models import PaperRecord, UserData
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
 from paperdesk.formats.csv_reader import split_authors
+from paperdesk.formats.field_values import year_from_number, year_from_text
 from paperdesk.formats.team_json import parse_team
 from paperdesk.formats.user_data import (
     Warn,
@@ -42,7 +43,6 @@ FORMAT = "json"
 WHAT = "JSON objects"
 
 _VENUE_KEYS = ("venue", "booktitle", "journal")
-_YEAR = re.compile(r"\b(\d{4})\b")
 _PLAUSIBLE_YEARS = range(1000, 3000)
 # json raises RecursionError for arrays or objects nested a thousand deep (and
 # JSONDecodeError, a ValueError, for bad syntax).
@@ -285,8 +285,9 @@ def _year(value: Any, warn: Warn) -> int | None:
             return value
         warn(f"year: {value} is not a year a paper can have: left out")
         return None
-    match = _YEAR.search(value) if isinstance(value, str) else None
-    return int(match.group(1)) if match else None
+    if isinstance(value, str):
+        return year_from_text(value, warn)
+    return year_from_number(value, warn)
 
 
 def _authors(value: Any) -> tuple[str, ...]:

@@ -31,7 +31,7 @@ from paperdesk.formats.bibtex_reader import read_bibtex
 from paperdesk.formats.bibtex_writer import DEFAULT_FLAVOUR, write_bibtex
 from paperdesk.formats.csv_reader import looks_like_csv, read_csv
 from paperdesk.formats.csv_writer import write_csv
-from paperdesk.formats.encoding import decode, without_stray_nul_bytes
+from paperdesk.formats.encoding import decode_telling, without_stray_nul_bytes
 from paperdesk.formats.json_reader import read_json
 from paperdesk.formats.json_writer import write_json_records
 from paperdesk.formats.markdown_writer import write_markdown
@@ -236,18 +236,18 @@ def read_data(path: Path, data: bytes, encoding: str | None = None) -> ReadResul
     """
     name = printable_path(path)
     data, nul_lines = without_stray_nul_bytes(data)
-    text = decode(data, name, encoding)
+    text, guess = decode_telling(data, name, encoding)
     format = detect_format(path, text)
     if format == BACKUP:
         raise BackupFileError(name, "this is a paperdesk backup: restore it instead of importing")
     result = READERS[format].read(text, name)
-    if not nul_lines:
-        return result
-    removed = [
+    said = [
         Problem(name, line, "a NUL byte was removed from this line (binary data in a text file?)")
         for line in nul_lines
     ]
-    return replace(result, warnings=(*removed, *result.warnings))
+    if guess is not None:
+        said.insert(0, Problem(name, guess.line, guess.warning()))
+    return replace(result, warnings=(*said, *result.warnings)) if said else result
 
 
 def printable_path(path: Path) -> str:

@@ -20,6 +20,7 @@ from rispy import RisParser
 from paperdesk.core.identifiers import identifiers_from
 from paperdesk.core.models import PaperRecord, UserData
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
+from paperdesk.formats.field_values import year_from_text
 from paperdesk.formats.ris_writer import NOTE_TAG, USER_PREFIX
 from paperdesk.formats.user_data import (
     Warn,
@@ -120,14 +121,14 @@ def _record(fields: dict, chunk: _Chunk, warn: Warn) -> PaperRecord | None:
         return None
     raw_fields = tuple(_raw_fields(chunk.lines))
     mine = _user_lines(raw_fields)
-    year = _YEAR.search(_first_text(fields, _YEARS))
+    year = year_from_text(_first_text(fields, _YEARS), warn)
     urls = [url for url in fields.get("urls", []) if url]
     return PaperRecord(
         title=title,
         abstract=_first_text(fields, _ABSTRACTS, display=False),
         authors=tuple(_first_name_first(name) for name in _names(fields)),
         venue=_first_text(fields, _VENUES) or None,
-        year=int(year.group(1)) if year else None,
+        year=year,
         ids=identifiers_from(
             doi=_text(fields.get("doi")),
             url=urls[0] if urls else None,

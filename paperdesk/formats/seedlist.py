@@ -42,6 +42,12 @@ _SNIFFED_PARAGRAPHS = 5
 # A file is refused when more of its paragraphs than this do not read as abstracts.
 _TOLERATED_SHARE = 0.1
 _TOLERATED_COUNT = 2
+# A file is doubted (the import asks first) when fewer than half of its paragraphs hold
+# a sentence (a full stop, question or exclamation mark, Western or CJK, then a blank or
+# the end), or none is abstract-like in length; every real abstract passes both.
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？]")
+_MIN_SENTENCE_SHARE = 0.5
+_ABSTRACT_LIKE_WORDS = 50
 _OTHER_FORMAT_LINE = re.compile(r"^[ \t]*(?:@[A-Za-z]+[ \t]*[{(]|TY[ \t]*-[ \t])", re.MULTILINE)
 
 
@@ -99,7 +105,24 @@ def read_seedlist(text: str, file_name: str) -> ReadResult:
     )
     if not records:
         raise FormatError(file_name, f"no abstracts found after the header line ({problems[0]})")
-    return ReadResult(FORMAT, header, records, tuple(problems))
+    return ReadResult(FORMAT, header, records, tuple(problems), doubt=_doubt(records))
+
+
+def _doubt(records: tuple[PaperRecord, ...]) -> str | None:
+    """Why the abstracts may be noise: most paragraphs hold no sentence (random words,
+    a word list, a wrapped table), or none is as long as an abstract. None for prose."""
+    sentences = sum(1 for record in records if _SENTENCE_END.search(record.abstract))
+    if sentences < _MIN_SENTENCE_SHARE * len(records):
+        return (
+            f"only {sentences:,} of its {len(records):,} paragraphs hold a sentence: "
+            "the text may be noise rather than abstracts"
+        )
+    if all(len(record.abstract.split()) < _ABSTRACT_LIKE_WORDS for record in records):
+        return (
+            f"none of its {len(records):,} paragraphs is as long as an abstract "
+            f"({_ABSTRACT_LIKE_WORDS} words)"
+        )
+    return None
 
 
 def _not_an_abstract(text: str) -> str | None:

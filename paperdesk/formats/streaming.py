@@ -22,6 +22,7 @@ from pathlib import Path, PurePath
 from paperdesk.core.errors import FormatError
 from paperdesk.core.models import PaperRecord
 from paperdesk.formats.base import Problem, nothing_found
+from paperdesk.formats.field_values import within_limits
 from paperdesk.formats.json_reader import FORMAT as JSON_FORMAT
 from paperdesk.formats.json_reader import WHAT as JSON_WHAT
 from paperdesk.formats.json_reader import is_object_line, json_lines_records
@@ -59,12 +60,26 @@ class RecordStream:
     records: int = 0
     read_bytes: int = 0
     what: str = "entries"
+    doubt: str | None = None  # see ReadResult.doubt
 
     def estimated_total(self) -> int:
         """How many entries the file holds, judged by how far reading has got."""
         if not self.read_bytes:
             return 0
         return max(self.records, self.records * self.size // self.read_bytes)
+
+    def bounded(self, records: list[PaperRecord]) -> list[PaperRecord]:
+        """The records within the per-entry limits (formats/field_values.py), each value
+        cut or left out named in `warnings`."""
+        name = printable_path(self.path)
+
+        def bounded(record: PaperRecord) -> PaperRecord:
+            def warn(reason: str) -> None:
+                self.warnings.append(Problem(name, record.line, reason))
+
+            return within_limits(record, warn)
+
+        return [bounded(record) for record in records]
 
     def nothing_found(self) -> FormatError:
         """The error for a file that gave no records (call once `chunks` is exhausted)."""
@@ -139,7 +154,7 @@ def _json_lines_stream(path: Path, size: int, sha256: str, chunk: int) -> Record
             # whole file, so lines are numbered alike.
             text = io.TextIOWrapper(binary, encoding="utf-8-sig", newline=None)
             records = json_lines_records(text, name, stream.problems, stream.warnings)
-            while batch := list(islice(records, chunk)):
+            while batch := stream.bounded(list(islice(records, chunk))):
                 stream.records += len(batch)
                 stream.read_bytes = binary.tell()
                 yield batch
@@ -160,12 +175,13 @@ def _whole_file_stream(path: Path, chunk: int) -> RecordStream:
         label=result.label,
         problems=list(result.problems),
         warnings=list(result.warnings),
+        doubt=result.doubt,
     )
     records = result.records
 
     def chunks() -> Iterator[list[PaperRecord]]:
         for start in range(0, len(records), chunk):
-            batch = list(records[start : start + chunk])
+            batch = stream.bounded(list(records[start : start + chunk]))
             stream.records += len(batch)
             stream.read_bytes = len(data) * (start + len(batch)) // len(records)
             yield batch

@@ -117,6 +117,21 @@ class Asker:
             self._settings.setValue(CONFIRM_DELETE_KEY, False)
         return True
 
+    def import_anyway(self, file_name: str, doubt: str) -> bool:
+        """Whether to import a file that may not be what it seems (services/importing)."""
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Import this file?",
+            f"{file_name} may not be a list of abstracts: {doubt}.",
+            QMessageBox.StandardButton.Cancel,
+            self._parent,
+        )
+        box.setInformativeText("Import it anyway? Edit > Undo takes an import back.")
+        anyway = box.addButton("Import Anyway", QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return box.clickedButton() is anyway
+
     def library_folder(self, start: Path) -> Path | None:
         """A library folder to open; an empty folder starts a new library."""
         folder = QFileDialog.getExistingDirectory(

@@ -84,6 +84,10 @@ class Transfers(QObject):
         )
 
     def _commit(self, session: importing.ImportSession, plan: importing.FilePlan) -> None:
+        if plan.report.doubt and not session.cancelled():
+            name = Path(plan.report.file).name
+            plan.doubt_accepted = self.panes.ask.import_anyway(name, plan.report.doubt)
+
         def written_too_late(result: tuple[importing.FileReport, Changes]) -> None:
             self._withdraw(result[1])  # the write ended just as the user cancelled
 

@@ -57,6 +57,8 @@ class FilePlan:
     report: FileReport
     sha256: str = ""
     is_backup: bool = False
+    #: The user agreed to import a file in doubt (`report.doubt`): the window asked.
+    doubt_accepted: bool = False
     new_papers: NewPaperSpool = field(default_factory=NewPaperSpool)
     updates: dict[int, dict[str, Any]] = field(default_factory=dict)
     present_ids: list[int] = field(default_factory=list)
@@ -103,6 +105,7 @@ def plan_for_library(
         return plan
     plan.sha256 = stream.sha256
     report.format, report.label = stream.format, stream.label
+    report.doubt = stream.doubt
     plan.basis = library.imports.basis()
     name = printable_path(Path(path.name))
     previous = [b for b in library.imports.batches() if b.file_name == name]

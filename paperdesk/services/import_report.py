@@ -56,6 +56,8 @@ class FileReport:
     added_ids: list[int] = field(default_factory=list)
     error: str | None = None
     previously_imported: bool = False
+    #: Why the file may not be what it seems: it is written only once the user agrees.
+    doubt: str | None = None
 
     @property
     def accounted(self) -> int:

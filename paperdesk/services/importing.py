@@ -67,8 +67,11 @@ class ImportSession:
         paths: Sequence[Path],
         plan_apart: bool = False,
         cancelled: Callable[[], bool] | None = None,
+        accept_doubtful: bool = False,
     ) -> None:
         self.desk = desk
+        #: Import files in doubt without asking (the command line's `--yes`).
+        self.accept_doubtful = accept_doubtful
         self.pending = [Path(p) for p in paths]
         self.total = len(self.pending)
         self.report = ImportReport()
@@ -104,7 +107,18 @@ class ImportSession:
         self, plan: FilePlan, progress: Progress | None = None
     ) -> tuple[FileReport, Changes]:
         """Step 2, on the writer: write the plan (its papers are not searchable yet);
-        then `committed` with what this answers."""
+        then `committed` with what this answers.
+
+        A file in doubt (a seed list that reads as noise) is written only when the user
+        agreed: `accept_doubtful`, or `plan.doubt_accepted` (the window asks first).
+        """
+        doubt = plan.report.doubt
+        if doubt and not (self.accept_doubtful or plan.doubt_accepted):
+            self._needs_index = False
+            planned = plan.report
+            refused = FileReport(planned.file, planned.format, planned.label, doubt=doubt)
+            refused.error = f"{doubt}; nothing was imported (`import --yes` imports it anyway)"
+            return refused, Changes()
         self._needs_index = not plan.is_backup  # a backup is restored with its index
         return commit(self.desk, plan, progress, self.cancelled, index=False)
 
@@ -178,9 +192,12 @@ def import_files(
     paths: Sequence[Path],
     progress: Progress | None = None,
     cancelled: Callable[[], bool] | None = None,
+    accept_doubtful: bool = False,
 ) -> ImportReport:
-    """Import files one after another, on this thread: an `ImportSession` run whole."""
-    return ImportSession(desk, paths, cancelled=cancelled).run(progress)
+    """Import files one after another, on this thread: an `ImportSession` run whole.
+    Files in doubt are imported only with `accept_doubtful` (the CLI's `--yes`)."""
+    session = ImportSession(desk, paths, cancelled=cancelled, accept_doubtful=accept_doubtful)
+    return session.run(progress)
 
 
 def cancelled_report(path: Path) -> FileReport:

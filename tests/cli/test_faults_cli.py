@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_cli import SEEDS, run
+from tests.formats.test_reader_faults import random_words_seed_list
 
 
 @pytest.fixture(scope="module")
@@ -39,3 +40,15 @@ def test_pin_keys_is_an_undo_step(library: Path, tmp_path: Path) -> None:
     run(library, "export", "-o", str(tmp_path / "after.bib"))
     assert (tmp_path / "before.bib").read_text() == (tmp_path / "after.bib").read_text()
     assert run(library, "undo").stdout.startswith("Undo Pin 2 citation keys")
+
+
+def test_a_seed_list_of_noise_is_refused_without_yes(tmp_path: Path) -> None:
+    noise = random_words_seed_list(tmp_path / "noise.txt", paragraphs=60)
+    library = tmp_path / "library"
+    refused = run(library, "import", str(noise), check=False)
+    assert refused.returncode == 1
+    assert "only 0 of its 60 paragraphs hold a sentence" in refused.stderr
+    assert "nothing was imported (`import --yes` imports it anyway)" in refused.stderr
+    assert "-- 0 papers" in run(library, "list").stderr
+    run(library, "import", "--yes", str(noise))
+    assert "-- 60 papers" in run(library, "list").stderr

@@ -19,6 +19,7 @@ from paperdesk.core.scope import Kind, Scope
 from paperdesk.gui.actions import shortlists, tags
 from paperdesk.gui.paper_table_model import encode_paper_ids
 from paperdesk.services import searching
+from tests.formats.test_reader_faults import random_words_seed_list
 from tests.gui.test_sidebar import label
 
 WAIT_MS = 10_000
@@ -394,6 +395,19 @@ def test_dropping_files_on_the_window_imports_them_with_a_report(qtbot, window, 
     assert not window.progress.isVisible()
 
 
+@pytest.mark.parametrize("answer", [False, True])
+def test_a_seed_list_of_noise_is_imported_only_if_the_user_says_so(qtbot, window, tmp_path, answer):
+    noise = random_words_seed_list(tmp_path / "noise.txt", paragraphs=30)
+    total = window.desk.library.papers.count()
+    window.panes.ask = ScriptedAsker(confirm=answer)
+    with qtbot.waitSignal(window.transfers.import_finished, timeout=WAIT_MS) as finished:
+        window.transfers.import_files([noise], report=False)
+    ((name, doubt),) = window.panes.ask.asked_to_import
+    assert name == "noise.txt" and doubt.startswith("only 0 of its 30 paragraphs hold a sentence")
+    assert finished.args[0].added == (30 if answer else 0)
+    assert window.desk.library.papers.count() == total + (30 if answer else 0)
+
+
 def test_a_long_import_shows_progress_and_cancel_stops_it(qtbot, window, tmp_path, monkeypatch):
     from paperdesk.core.errors import Cancelled
     from paperdesk.services import plan_process
@@ -606,9 +620,14 @@ class ScriptedAsker:
         self._text, self._choice, self._colour, self._path = text, choice, colour, path
         self._confirm, self._folder = confirm, folder
         self.asked_to_delete: list[int] = []
+        self.asked_to_import: list[tuple[str, str]] = []
 
     def confirm_delete(self, count):
         self.asked_to_delete.append(count)
+        return self._confirm
+
+    def import_anyway(self, file_name, doubt):
+        self.asked_to_import.append((file_name, doubt))
         return self._confirm
 
     def library_folder(self, *args, **kwargs):
