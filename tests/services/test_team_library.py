@@ -282,3 +282,21 @@ def test_a_rating_made_while_the_server_is_away_is_kept_and_applied_on_reconnect
     assert two.team is not None and two.team.ratings == (("alice", 2), ("bob", 4))
     assert two.status is Status.READ
     assert [e.actor for e in history.recent(seeded, 2)] == ["bob", "bob"]
+
+
+def test_a_screening_is_shared_and_each_decision_names_it(seeded: Desk, client: Client) -> None:
+    from paperdesk.core.triage import Decision
+    from paperdesk.services import screenings, triage
+
+    review = screenings.start(seeded, "Review", scope=Scope(), reasons=("off topic",))
+    pending = screenings.queue(seeded, review).pending
+    triage.decide(seeded, pending[0], Decision.KEEP, "Kept", screening=review)
+    triage.decide(seeded, pending[1], Decision.DISCARD, screening=review, reason="off topic")
+    bob = client("bob")
+    shared = screenings.named(bob, "review")
+    assert shared.reasons == ("off topic",) and shared.id == review.id
+    found = screenings.queue(bob, shared)
+    assert pending[0] not in found.pending and found.decided == 2
+    counts = screenings.prisma(bob, shared)
+    assert counts.excluded_by_reason == (("off topic", 1),) and counts.included == 1
+    assert [(s.screening.name, s.decided) for s in screenings.summaries(bob)] == [("Review", 2)]

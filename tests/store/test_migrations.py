@@ -116,3 +116,40 @@ def test_0002_moves_each_papers_state_to_its_own_table_keeping_everything_else(
     finally:
         library.close()
     assert list((tmp_path / "backups").glob("*before-upgrade-0001*"))
+
+
+def test_0006_gives_the_decisions_logged_before_screenings_to_one_named_triage(
+    tmp_path: Path,
+) -> None:
+    from alembic import command
+
+    from paperdesk.store.migrate import alembic_config
+
+    db = tmp_path / "library.sqlite3"
+    engine = make_engine(f"sqlite:///{db}")
+    with engine.begin() as connection:
+        config = alembic_config()
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0005")
+    engine.dispose()
+    with sqlite3.connect(db) as connection:
+        connection.execute(
+            "INSERT INTO papers (id, title, title_is_derived, abstract, added, fingerprint,"
+            " raw_fields, alternatives) VALUES (1, 'A paper', 0, '', '2025-01-01 10:00:00',"
+            " 'f', '[]', '{}')"
+        )
+        connection.execute(
+            "INSERT INTO decisions (paper_id, decision, at)"
+            " VALUES (1, 'keep', '2025-02-01 10:00:00')"
+        )
+    library = Library.open(f"sqlite:///{db}", db, tmp_path / "backups")
+    try:
+        (triage,) = library.screenings.all()
+        assert (triage.name, triage.scope.kind.value, triage.scope.value) == (
+            "Triage",
+            "status",
+            "new",
+        )
+        assert [entry.paper_id for entry in library.screenings.log(triage.id)] == [1]
+    finally:
+        library.close()
