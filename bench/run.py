@@ -10,7 +10,9 @@
    15 queries (words, phrases, fields, ranges, wildcards, fuzzy, tags, notes,
    shortlists, combined) with median and p95; `author:bengio`; the whole list sorted
    by title and by every column (warm, and first after a change); a tag change then a
-   search that must see it.
+   search that must see it; each class of query (0 hits, wildcards, long words, the
+   word being typed...) first and warm, CPU and wall, beside the 100 ms target
+   (bench_queries.py).
 4. With --gui, bench_gui.py on the same library (the window's figures).
 Figures go to the screen as a table, and to --json FILE. Not a test. Usage:
     python bench/run.py [--papers 100000] [--json FILE] [--runs 7] [--old-floor] [--gui]
@@ -33,6 +35,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import bench_queries
 from bench_documents import corpus_file, document_file, folder_mb, in_fresh_process, peak_mb
 from bench_index_floor import build_fts5
 from index_variants import CURRENT, RECOMMENDED, build_parallel, build_serial
@@ -199,6 +202,7 @@ def searches(folder: Path, runs: int) -> dict[str, Any]:
             for _ in range(runs + 1)
         ]
         found["query sorted by title ms"] = statistics.median(sorted_query[1:])
+        found["query classes"] = bench_queries.measure(desk, runs)
     return found
 
 
@@ -319,6 +323,8 @@ def _report_search(found: dict[str, Any]) -> None:
     say("\nthe mix, median ms, wall / CPU, and the first run's CPU (hits):")
     for query, (ms, hits, cpu_ms, first_ms) in found["mix"]["queries"].items():
         say(f"  {query:<48} {ms:7.1f} / {cpu_ms:7.1f}  first {first_ms:7.1f}  ({hits:,})")
+    if "query classes" in found:
+        bench_queries.report(found["query classes"], say)
 
 
 def main() -> int:
