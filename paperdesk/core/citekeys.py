@@ -32,8 +32,14 @@ from paperdesk.core.models import Paper, PaperRecord
 DEFAULT_PATTERN = "{auth}{year}{title}"
 NO_AUTHOR = "anon"
 
-# Characters every BibTeX tool and LaTeX's \cite accept in a key (DBLP keys use : and /).
+# Characters a key pattern writes itself (DBLP keys use : and /).
 _KEY = re.compile(r"[A-Za-z0-9_\-:.+/]+")
+# What bibtex, biber, bibtexparser and LaTeX's \cite refuse in a key (tried with TeX
+# Live: `baker*2018`, `(jake)2018`, `o'connor2018` and `Müller2020` all compile and
+# resolve): blanks and control characters, the comma and braces that end a key,
+# `"` and `=` (bibtexparser), `#` and `%` (TeX parameters and comments), `~` (active)
+# and the backslash.
+_NOT_IN_A_KEY = re.compile(r'[\s,{}"=#%~\\\x00-\x1f\x7f-\x9f]')
 
 _STOP_WORDS = frozenset(
     """a an and are as at be beyond by can do does for from how in into is it its of on
@@ -136,7 +142,7 @@ def make_key(paper: Paper | PaperRecord, pattern: str = DEFAULT_PATTERN) -> str:
 
 def is_valid_key(key: str) -> bool:
     """True for a key that BibTeX, biber and LaTeX's \\cite all accept unchanged."""
-    return bool(_KEY.fullmatch(key))
+    return bool(key) and not _NOT_IN_A_KEY.search(key)
 
 
 def _suffix(number: int) -> str:

@@ -13,7 +13,9 @@ What goes where:
   `journal`, `school`, `institution` or `howpublished` to match, and
   formats.bibtex_reader reads it back from there.
 - key: the paper's stored key when it is valid, else one made by core.citekeys,
-  unique within the file. An entry without authors or editors gets a `key` field
+  unique within the file. A non-ASCII key a user's file had (`Müller2020`) is kept
+  as it was, in both flavours: bibtex and pdflatex take it, and `\\cite` must find it.
+  An entry without authors or editors gets a `key` field
   (its title), which natbib styles sort and label by.
 - title, author, year, abstract, doi, url (http and https only, see core.links),
   eprint + archiveprefix (arXiv), openreview.

@@ -309,6 +309,11 @@ def _unknown_macro_events(node: Macro, rest: Sequence[Node], math: bool) -> tupl
         args, taken = _take_arguments(node, rest, 1)
         if args and not _is_empty_group(args[-1]):
             return _walk_argument(args[-1], math), taken
+        if not math and name.islower():
+            # In text, a lower-case one steers typesetting (`\strut`, a font switch
+            # like `\ssf`, `\tubissue` before its number): it shows nothing. A name
+            # with capitals names something (`\ModelName`) and is shown.
+            return [" " if node.post_space else ""], taken
         # `\ModelName{}` ends the name with an empty group, as `\LaTeX{}` does
         return [name + " " if node.post_space else name], taken
     return [text + " " if node.post_space else text], 0

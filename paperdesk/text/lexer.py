@@ -34,6 +34,7 @@ from paperdesk.text.macros import (
     CLOSE_QUOTE,
     DECLARATIONS,
     INVISIBLE_MACROS,
+    LOGOS,
     MATH_ENVIRONMENTS,
     OPEN_QUOTE,
     QUOTE_MACROS,
@@ -50,8 +51,24 @@ _HTML_ELEMENTS = frozenset(
     "td th thead tr tt u ul".split()
 )
 
-# `\"a`, `\'{E}`, `\c c`, `\~{\i}`: an accent and the letter it goes on.
-ACCENT = r"\\(?:[\"'^`~=.]|[cHvkurdb](?![a-zA-Z])\s*)(?:\{[^{}]*\}|\\?[a-zA-Z])"
+# `\"a`, `\'{E}`, `\c c`, `\~{\i}`, `{\~ Z}`: an accent and the letter it goes on
+# (its argument, like any macro's, may follow a blank; not `\.`'s, as web text writes
+# `al.\. No`).
+ACCENT = r"\\(?:[.=]|(?:[\"'^`~]|[cHvkurdb](?![a-zA-Z]))\s*)(?:\{[^{}]*\}|\\?[a-zA-Z])"
+# An accent command's combining mark, for an accent with no letter of its own.
+_LONE_ACCENTS = {
+    "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", '"': "\u0308",
+    "=": "\u0304", ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b",
+    "c": "\u0327", "k": "\u0328", "r": "\u030a", "d": "\u0323", "b": "\u0331",
+}  # fmt: skip
+# TeX's own spacing and raising with the dimension they take (`\kern-.15em`,
+# `\raise 0.5ex`, `\hskip 1em plus 1fil`, `\penalty10000`): typesetting, not text.
+_DIMENSION = (
+    r"\s*[-+]?\s*(?:\d+\.?\d*|\.\d+)\s*(?:true\s*)?(?:pt|em|ex|mm|cm|in|bp|pc|dd|cc|sp|mu)?"
+    r"(?:\s*(?:plus|minus)\s*[-+]?(?:\d+\.?\d*|\.\d+)\s*(?:fil+|pt|em|ex|mm|cm|in|mu))*"
+    r"\s?"  # TeX ends a dimension at one blank, which it drops
+)
+_SKIP = r"\\(?:hskip|mskip|kern|mkern|vskip|raise|lower|moveleft|moveright|penalty)(?![a-zA-Z])"
 _TOKEN = re.compile(
     r"""
       (?P<math>\\\(.*?\\\)|\\\[.*?\\\]
@@ -67,6 +84,10 @@ _TOKEN = re.compile(
     + "|".join(INVISIBLE_MACROS)
     + r""")(?![a-zA-Z])\s*)
     | (?P<item>\\item(?![a-zA-Z])\s*)
+    | (?P<skip>"""
+    + _SKIP
+    + _DIMENSION
+    + r""")
     | (?P<char>\\char\s*(?:`\\?.|\d{1,7}|'[0-7]{1,7}|"[0-9A-Fa-f]{1,6}))
     | (?P<accent>"""
     + ACCENT
@@ -110,8 +131,14 @@ class _Scope:
     closers: list[Event] = field(default_factory=list)
 
 
+# LaTeX's single quotes: `word' (a closing `'` before any other backquote or quote).
+_SINGLE_QUOTES = re.compile(r"(?<![`\\])`([^`'\n\\$]{1,200})'(?!')")
+
+
 def read_events(source: str) -> list[Event]:
     """The source's events, Markdown emphasis paired."""
+    if "`" in source:
+        source = _SINGLE_QUOTES.sub("\u2018\\1\u2019", source)
     events = _lex(source)
     _pair_emphasis(events)
     return events
@@ -146,6 +173,13 @@ def _lex(source: str) -> list[Event]:
             events.append(" ")
         elif kind == "item":
             events.append(" • ")
+        elif kind == "skip":
+            if token.startswith(("\\hskip", "\\mskip")):
+                events.append(" ")
+        elif kind == "accent" and token.endswith("{}"):
+            # An accent on nothing, set over the letter before it (Vietnamese names
+            # stack two: `Th\^e\llap{\raise 0.5ex\hbox{\'{}}}` is "Thế").
+            events.append(_LONE_ACCENTS.get(token[1], ""))
         elif kind in ("accent", "typography"):
             events.extend(text_fragment_events(token))
         elif kind == "macro":
@@ -194,17 +228,20 @@ def _lex(source: str) -> list[Event]:
 def _macro(source: str, end: int, token: str, events: list[Event]) -> int:
     """A macro and its arguments as events; returns where lexing goes on.
 
-    A macro shown by its own name (`\\ModelName`, `\\TeX`) is a word of its own, never
-    glued to the word before it; a bare one that stands for a letter, a dash or a
-    space (`Stra\\ss e`, `subscriptions\\Dash What`) eats the blanks after it, as TeX does.
+    A macro shown by its own name (`\\ModelName`) is a word of its own, never glued to
+    the word before it; a bare one that stands for a letter, a dash, a space or a logo
+    (`Stra\\ss e`, `subscriptions\\Dash What`, `Ars\\TeX nica`) eats the blanks after
+    it, as TeX does, and a logo joins the word before it (`Lua\\TeX`).
     """
     fragment = text_fragment_events(token)
     shown = events_text(fragment)
     bare = _CONTROL_WORD.fullmatch(token)
-    if bare and shown == token[1:] and events and _ends_in_word(events[-1]):
+    logo = bare and token[1:] in LOGOS
+    if bare and not logo and shown == token[1:] and events and _ends_in_word(events[-1]):
         events.append(" ")
     events.extend(fragment)
-    if bare and len(shown) == 1 and (shown.isalpha() or shown.isspace() or shown in "–—"):
+    stands_for_a_letter = len(shown) == 1 and (shown.isalnum() or shown.isspace() or shown in "-–—")
+    if logo or (bare and stands_for_a_letter):
         return _after_blanks(source, end)
     return end
 

@@ -113,12 +113,44 @@ OWN_ARGUMENTS = {
 # Macros pylatexenc has no (or another) text for: `\|`, ones papers often define for
 # themselves, the logos and spacing of TeX-world bibliographies (TUGboat's `\Dash` is
 # an em dash), and the escapes BibTeX writers put in text (`\textbraceleft{}`).
-OWN_SYMBOLS = {
+#
+# The logos join the word they are written in, as TeX typesets them: `Lua\TeX` is
+# "LuaTeX", `Ars\TeX nica` "ArsTeXnica" (a control word ends at the blank after it).
+LOGOS = {
     "TeX": "TeX",
     "LaTeX": "LaTeX",
     "LaTeXe": "LaTeX2e",
     "BibTeX": "BibTeX",
+    "AmSTeX": "AMS-TeX",
+    "AmSLaTeX": "AMS-LaTeX",
+    "eTeX": "e-TeX",
+    "pdfTeX": "pdfTeX",
+    "pdfLaTeX": "pdfLaTeX",
+    "XeTeX": "XeTeX",
+    "XeLaTeX": "XeLaTeX",
+    "LuaTeX": "LuaTeX",
+    "LuaLaTeX": "LuaLaTeX",
+    "ConTeXt": "ConTeXt",
+    "SliTeX": "SliTeX",
+    "PiCTeX": "PiCTeX",
+    "MF": "METAFONT",
+    "MP": "METAPOST",
+    "METAFONT": "METAFONT",
+    "METAPOST": "METAPOST",
+}
+OWN_SYMBOLS = {
+    **LOGOS,
     "Dash": "—",
+    "hyphen": "-",
+    "bs": "\\",  # TUGboat's (and many a manual's) backslash: `{\bs}strut` is "\strut"
+    # authors' shorthands for the abbreviations they would otherwise type
+    "eg": "e.g.",
+    "ie": "i.e.",
+    "etal": "et al.",
+    "etc": "etc.",
+    "cf": "cf.",
+    "wrt": "w.r.t.",
+    "vs": "vs.",
     "thinspace": " ",
     "enspace": " ",
     "negthinspace": "",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 
 from paperdesk.core.text import collapse_whitespace
 from paperdesk.text.lexer import ACCENT
@@ -15,12 +16,22 @@ logger = logging.getLogger(__name__)
 def to_plain(text: str) -> str:
     """Readable Unicode plain text: for the search index, table cells, CSV, citation keys."""
     try:
-        return "".join(run_text for run_text, _ in styled_runs(text, html_mode=False))
+        plain = "".join(run_text for run_text, _ in styled_runs(text, html_mode=False))
     except Exception:
         # A bug in the renderer must not take the indexer or a view down: the reader
         # gets the source text. It is logged as an error, so a test that meets it fails.
         logger.exception("could not render %.60r as plain text", text)
         return collapse_whitespace(text)
+    # An accent set apart from its letter (`\^e\llap{\'{}}`) joins it here: "ế". Only
+    # there: NFC would also change characters the source chose (U+F900 to U+8C48).
+    return plain if plain.isascii() else _APART_ACCENT.sub(_joined, plain)
+
+
+_APART_ACCENT = re.compile(r".[\u0300-\u036f]+")
+
+
+def _joined(letter_and_accents: re.Match[str]) -> str:
+    return unicodedata.normalize("NFC", letter_and_accents.group())
 
 
 def protect_markup(text: str) -> str:

@@ -59,7 +59,10 @@ def _runs(events: Iterable[Event], html_mode: bool) -> list[Run]:
     for text, run_styles in merged:
         for kind in (SUP, SUB):
             if kind in run_styles:
+                # `n^\alpha \log n`: the blank after the script parts it from the next word
+                after = " " if text[-1:].isspace() else ""
                 text, run_styles = render_script(text.strip(), kind, run_styles, html_mode)
+                text += after
         text = _collapse_keeping_ends(text)
         if after_space:
             text = text.lstrip(" ")

@@ -125,9 +125,16 @@ def test_assign_keys_avoids_taken_keys():
         ("pmlr-v235-sun24a", True),
         ("has space", False),
         ("a,b", False),
-        ("Müller2020", False),
+        # what users' files hold and bibtex, biber and \\cite all take (issue 24)
+        ("baker*2018accelerating", True),
+        ("(jake)2018adversarially", True),
+        ("o'connor2018temporally", True),
+        ("Müller2020", True),
         ("", False),
         ("x{y}", False),
+        # what one of them refuses: a key ends at a comma or brace, `%` comments out,
+        # `#` is a parameter, `~` is active, `"` and `=` stop bibtexparser
+        *((f"a{char}b", False) for char in ',{}%#~\\"=\t'),
     ],
 )
 def test_is_valid_key(key, valid):

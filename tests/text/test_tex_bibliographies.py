@@ -11,7 +11,25 @@ from paperdesk.text.latex import MAX_NESTING
 CASES = [
     # logos and spacing: the macro's text, never its name glued to a word
     (r"{The \LaTeX{} column}", "The LaTeX column"),
-    (r"\LaTeX\ is and \TeX book", "LaTeX is and TeX book"),
+    # a logo is typeset inside its word; a control word ends at the blank after it
+    (r"\LaTeX\ is and \TeX book", "LaTeX is and TeXbook"),
+    (r"Lua\TeX{} and Ars\TeX nica", "LuaTeX and ArsTeXnica"),
+    (r"{\MF} and \MP{} and \AmSTeX", "METAFONT and METAPOST and AMS-TeX"),
+    # spacing and struts vanish, with the dimensions TeX reads after them
+    (r"DVI-to\kern-.15em VDU\strut", "DVI-toVDU"),
+    (r"a\hskip 1em plus 1fil b and c\penalty10000 d", "a b and cd"),
+    # a lower-case macro of the author's steers typesetting: its argument or nothing
+    (r"{\ssf graphics} in \tubissue 11(4)", "graphics in 11(4)"),
+    (r"The {\bs}strut and \hyphen{}less", "The \\strut and -less"),
+    # authors' shorthands
+    (r"\eg{} this, \ie{} that, Knuth \etal", "e.g. this, i.e. that, Knuth et al."),
+    # an accent's argument may follow a blank; an accent on nothing goes on the letter
+    (r"{\~ Z}elly and {\' E}mile", "Želly and Émile"),
+    (r"H\`an Th\^e\llap{\raise 0.5ex\hbox{\'{}}} Th\`anh", "Hàn Thế Thành"),
+    (r"Ji\v{r}\'{\i} and Ji\v r\'\i{} Vesel\'y", "Jiří and Jiří Veselý"),
+    # a script is set apart from the word after it; LaTeX's single quotes
+    (r"$n^\alpha \log n$ time", "n^α log n time"),
+    (r"the `best' and ``only'' one", "the ‘best’ and “only” one"),
     (r"subscriptions\Dash What", "subscriptions—What"),
     (r"PC\thinspace\TeX", "PC TeX"),
     (r"the \nth{3} and \nth{21} and \nth{12} time", "the 3rd and 21st and 12th time"),
