@@ -180,6 +180,34 @@ class SavedSearch:
     query: str
 
 
+#: How a stored BibTeX definition says what it is: a `@preamble` text or a `@string`.
+PREAMBLE, STRING = "preamble", "string"
+DEFINITION_KINDS = (PREAMBLE, STRING)
+
+
+@dataclass(frozen=True)
+class BibtexDefinitions:
+    """What a BibTeX file defines for the documents citing it: its `@preamble` texts
+    (the macros its entries use: `\\providecommand{\\acro}...`) and its `@string`
+    macros, as (name, text) pairs, in file order. Kept with the import, written back
+    on BibTeX export, so a bibliography that compiled still compiles."""
+
+    preamble: tuple[str, ...] = ()
+    strings: tuple[tuple[str, str], ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.preamble or self.strings)
+
+    def __add__(self, other: BibtexDefinitions) -> BibtexDefinitions:
+        """Both files' definitions, each once: a preamble text by its text, a string by
+        its name (BibTeX's names ignore case), the first one given winning."""
+        names = {name.casefold() for name, _ in self.strings}
+        return BibtexDefinitions(
+            tuple(dict.fromkeys((*self.preamble, *other.preamble))),
+            self.strings + tuple((n, v) for n, v in other.strings if n.casefold() not in names),
+        )
+
+
 @dataclass(frozen=True)
 class ImportBatch:
     id: int

@@ -16,7 +16,10 @@ A backup is a JSON object::
      "decisions": [{"id": 1, "paper_id": 7, "decision": "keep", "at": ...,
                     "screening_id": 1, "reason": null}, ...],
      "highlight_words": [{"word": "bandit"}, ...],
-     "screenings": [{"id": 1, "name": "Triage", "scope_kind": "status", ...}, ...]}
+     "screenings": [{"id": 1, "name": "Triage", "scope_kind": "status", ...}, ...],
+     "bibtex_definitions": [{"batch_id": 1, "position": 0, "kind": "preamble",
+                             "name": "", "value": "\\providecommand..."}, ...],
+     "generated_keys": [{"paper_id": 7}, ...]}
 
 Every section lists its rows with the database's own column names and ids, so a
 restore rebuilds the very same library; `SECTIONS` below is the complete field list.
@@ -26,7 +29,9 @@ papers its file held. History (undo) and the search index are not backed up: the
 first is about the old library, the second is rebuilt from the data. Format 2 added
 the triage sections (annotations, decisions, highlight words); a format 1 backup is
 read as having none. Format 3 added screenings, and the screening and exclusion reason
-of each decision; an older backup's decisions belong to no screening.
+of each decision; an older backup's decisions belong to no screening. Format 4 added
+the BibTeX preambles and strings kept with their imports and the papers whose key was
+generated, not given by a file; an older backup has none.
 
 In memory a backup is a `BackupState`: the same sections as lists of dicts, with
 `datetime` values for times; `paperdesk.store.snapshot` reads and restores exactly
@@ -49,12 +54,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from paperdesk.core.errors import FormatError
-from paperdesk.core.models import MAX_RATING, Status
+from paperdesk.core.models import DEFINITION_KINDS, MAX_RATING, Status
 from paperdesk.core.triage import Decision
 from paperdesk.formats.encoding import decode
 
 VERSION_KEY = "paperdesk_backup"
-VERSION = 3
+VERSION = 4
 
 BackupState = dict[str, list[dict[str, Any]]]
 
@@ -117,6 +122,11 @@ def _status(value: Any) -> str:
 def _decision(value: Any) -> str:
     choices = [d.value for d in Decision]
     _expect(value in choices, "one of " + ", ".join(choices), value)
+    return value
+
+
+def _definition_kind(value: Any) -> str:
+    _expect(value in DEFINITION_KINDS, "one of " + ", ".join(DEFINITION_KINDS), value)
     return value
 
 
@@ -253,9 +263,24 @@ SECTIONS: dict[str, dict[str, Check]] = {
         "created": _time,
         "used": _time,
     },
+    "bibtex_definitions": {
+        "batch_id": _identifier,
+        "position": _integer,
+        "kind": _definition_kind,
+        "name": _text,
+        "value": _text,
+    },
+    "generated_keys": {"paper_id": _identifier},
 }
 #: Sections that a backup of an older format lacks, by the format that added them.
-ADDED_IN = {"annotations": 2, "decisions": 2, "highlight_words": 2, "screenings": 3}
+ADDED_IN = {
+    "annotations": 2,
+    "decisions": 2,
+    "highlight_words": 2,
+    "screenings": 3,
+    "bibtex_definitions": 4,
+    "generated_keys": 4,
+}
 #: Fields (of a section) that a backup of an older format lacks: they read as None.
 FIELDS_ADDED_IN = {("decisions", "screening_id"): 3, ("decisions", "reason"): 3}
 
@@ -409,7 +434,7 @@ def _check_consistency(state: BackupState) -> None:
     _unique(state, "shortlists", "name", _nocase)
     _unique(state, "saved_searches", "id")
     _unique(state, "saved_searches", "name", _nocase)
-    _unique(state, "import_batches", "id")
+    batches = _unique(state, "import_batches", "id")
     _unique(state, "papers", "citation_key")
     _unique(state, "notes", "paper_id")
     _unique(state, "paper_tags", ("paper_id", "tag_id"))
@@ -426,6 +451,10 @@ def _check_consistency(state: BackupState) -> None:
     _refers(state, "not_duplicates", "paper_b", papers, "paper")
     _refers(state, "annotations", "paper_id", papers, "paper")
     _refers(state, "decisions", "paper_id", papers, "paper")
+    _unique(state, "bibtex_definitions", ("batch_id", "position"))
+    _refers(state, "bibtex_definitions", "batch_id", batches, "import batch")
+    _unique(state, "generated_keys", "paper_id")
+    _refers(state, "generated_keys", "paper_id", papers, "paper")
     for section, field in (("shortlists", "entries"), ("import_batches", "paper_ids")):
         for index, row in enumerate(state[section]):
             where = f"{_position(section, index, row)}.{field}"

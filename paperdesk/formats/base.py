@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from paperdesk.core.errors import FormatError
-from paperdesk.core.models import PaperRecord
+from paperdesk.core.models import BibtexDefinitions, PaperRecord
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,8 @@ class ReadResult:
     `label` names the list for the import batch (a seed list's header, else the file
     name); `format` is the registry name of the reader that produced it. `problems`
     are the entries skipped; `warnings` are entries read, but not as written (an
-    undefined `@string` macro left a field empty, as bibtex does).
+    undefined `@string` macro left a field empty, as bibtex does). `definitions` are a
+    BibTeX file's `@preamble` and `@string`s.
     """
 
     format: str
@@ -41,6 +42,7 @@ class ReadResult:
     #: Why the file may not be what it seems (a seed list of noise): the import asks
     #: before it writes anything (services/importing.py); None when all looks right.
     doubt: str | None = None
+    definitions: BibtexDefinitions = BibtexDefinitions()
 
 
 def result_or_error(

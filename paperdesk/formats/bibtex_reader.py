@@ -14,6 +14,10 @@ Display values (title, authors, venue) are converted from LaTeX to Unicode by
 paperdesk.text; the evaluated fields stay in `raw_fields` with their LaTeX, for export.
 The user's data (tags, note, status...) is read from the fields bibtex_writer puts it
 in (see formats.bibtex_user_fields).
+
+The file's `@preamble` texts and `@string` macros come back as its BibtexDefinitions:
+the import keeps them and a BibTeX export writes them back, so that entries using the
+macros a preamble defines (`\\acro`, `\\Dash`, `\\MF`) still compile.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 import bibtexparser
 from bibtexparser.exceptions import BlockAbortedException, ParsingException
@@ -38,12 +43,13 @@ from bibtexparser.model import (
 
 from paperdesk.core.errors import FormatError
 from paperdesk.core.identifiers import identifiers_from
-from paperdesk.core.models import PaperRecord
+from paperdesk.core.models import BibtexDefinitions, PaperRecord
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
 from paperdesk.formats.bibtex_user_fields import read_user_data
 from paperdesk.formats.field_values import year_from_text
 from paperdesk.formats.latex_values import decode_placeholders
 from paperdesk.text import decode_commands, to_plain
+from paperdesk.text.preamble_macros import Macro, expand, preamble_macros
 
 log = logging.getLogger(__name__)
 # The splitter logs every aborted block as a warning, with 0-based line numbers; each
@@ -119,7 +125,10 @@ def read_bibtex(text: str, file_name: str) -> ReadResult:
         else:
             problems.append(Problem(file_name, line, _failure_reason(block.raw, block.error)))
     expansion = _Expansion(file_name)
-    strings = _evaluate_strings([*library.strings, *redefined], expansion, problems, warnings)
+    string_blocks = [*library.strings, *redefined]
+    strings = _evaluate_strings(string_blocks, expansion, problems, warnings)
+    definitions = _definitions(library, string_blocks, strings, expansion, problems)
+    macros = preamble_macros("\n".join(definitions.preamble))
 
     fields_by_key: dict[str, dict[str, str]] = {}
     evaluated: list[tuple[Entry, dict[str, str], dict[str, str]]] = []
@@ -147,7 +156,7 @@ def read_bibtex(text: str, file_name: str) -> ReadResult:
         def warn(reason: str, line: int | None = _line(entry)) -> None:
             warnings.append(Problem(file_name, line, reason))
 
-        record = _record(entry, fields, lineage, warn)
+        record = _record(entry, fields, lineage, warn, macros)
         if record is None:
             problems.append(Problem(file_name, _line(entry), "no title"))
         else:
@@ -155,9 +164,34 @@ def read_bibtex(text: str, file_name: str) -> ReadResult:
 
     problems.sort(key=lambda p: p.line or 0)
     warnings.sort(key=lambda p: p.line or 0)
-    return result_or_error(
+    result = result_or_error(
         file_name, FORMAT, records, problems, "BibTeX entries", warnings=warnings
     )
+    return replace(result, definitions=definitions) if definitions else result
+
+
+def _definitions(
+    library: bibtexparser.Library,
+    string_blocks: list[String],
+    strings: dict[str, str],
+    expansion: _Expansion,
+    problems: list[Problem],
+) -> BibtexDefinitions:
+    """The file's preambles (evaluated: they may join strings with `#`) and the
+    `@string` macros it defines, each name once with its final value."""
+    preamble: list[str] = []
+    for block in library.preambles:
+        try:
+            text = _evaluate(block.value, strings, expansion, [])
+        except _MalformedValue as error:
+            problems.append(Problem(expansion.file_name, _line(block), f"@preamble: {error}"))
+            continue
+        if text.strip():
+            preamble.append(text.strip())
+    in_order = sorted(string_blocks, key=lambda s: s.start_line or 0)
+    names = {string.key.lower(): string.key for string in in_order}
+    defined = tuple((name, strings[key]) for key, name in names.items() if key in strings)
+    return BibtexDefinitions(tuple(preamble), defined)
 
 
 class _Expansion:
@@ -342,9 +376,12 @@ def _record(
     fields: dict[str, str],
     lineage: list[dict[str, str]],
     warn: Callable[[str], None],
+    macros: dict[str, Macro],
 ) -> PaperRecord | None:
+    """The paper an entry describes; its title, names and venue read as the document
+    prints them, with the macros the file's preamble defines."""
     own, parents = lineage[0], lineage[1:]
-    title = to_plain(_title_field(entry.entry_type.lower(), lineage))
+    title = to_plain(expand(_title_field(entry.entry_type.lower(), lineage), macros))
     if not title:
         return None
     author_field = _first(lineage, ("author",))
@@ -360,8 +397,8 @@ def _record(
     return PaperRecord(
         title=title,
         abstract=own.get("abstract", "").strip(),
-        authors=_authors(author_field or ""),
-        venue=to_plain(venue) if venue else None,
+        authors=_authors(expand(author_field or "", macros)),
+        venue=to_plain(expand(venue, macros)) if venue else None,
         year=year,
         title_is_derived=derived,
         ids=identifiers_from(

@@ -26,12 +26,17 @@ What goes where:
   (pages, volume, publisher...) verbatim; `month` is written as the bare macro
   (`month = oct`) that bibtex and biber both read. Other formats' raw fields (RIS
   tags, CSV columns, JSON keys) are not BibTeX and are not copied.
+- before the entries, the `@preamble` and `@string`s of the files the papers came
+  from (core.models.BibtexDefinitions): the preamble defines the macros their fields
+  use (`\\acro`, `\\Dash`, `\\MF`), and may define macros (`\\providecommand`,
+  `#1`) where a field may not; commands touching files or programs stay text there too.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import TextIO
 
 from bibtexparser.middlewares.names import (
@@ -43,7 +48,7 @@ from bibtexparser.middlewares.names import (
 from paperdesk.core.citekeys import DEFAULT_PATTERN, assign_keys
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.links import safe_url
-from paperdesk.core.models import Paper
+from paperdesk.core.models import BibtexDefinitions, Paper
 from paperdesk.core.text import normalise_for_matching
 from paperdesk.core.venues import find_venue
 from paperdesk.formats.bibtex_titles import protect_title
@@ -53,7 +58,9 @@ from paperdesk.formats.latex_values import (
     LITERAL_CLOSE,
     LITERAL_OPEN,
     PLAIN,
+    PREAMBLE,
     WEB_TEXT,
+    Dialect,
     escape,
     finish,
     render,
@@ -61,7 +68,8 @@ from paperdesk.formats.latex_values import (
     tokens_of,
     verbatim,
 )
-from paperdesk.text import to_plain
+from paperdesk.text import decode_commands, to_plain
+from paperdesk.text.preamble_macros import Macro, expand, preamble_macros
 
 FLAVOURS = ("bibtex", "biblatex")
 DEFAULT_FLAVOUR = "bibtex"
@@ -151,25 +159,36 @@ def _entry_type(paper: Paper) -> str:
     return _bibtex_type(paper) or (venue.entry_type if venue else "misc")
 
 
-def _same_text(latex: str, plain: str) -> bool:
-    return normalise_for_matching(to_plain(latex)) == normalise_for_matching(plain)
+# The macros a file's preamble defines, by name (text.preamble_macros): the reader
+# showed the imported fields with them, so they are compared with them.
+Macros = dict[str, Macro]
 
 
-def _raw_title(raw: dict[str, str], paper: Paper) -> str | None:
+def _source(macros: Macros) -> Dialect:
+    """How an imported field is read: as BibTeX, free to use the preamble's commands
+    (outside the allow-list, `\\acro` would be written as text, "\\acro TUG")."""
+    return replace(BIBTEX, defined=frozenset(macros)) if macros else BIBTEX
+
+
+def _same_text(latex: str, plain: str, macros: Macros) -> bool:
+    return normalise_for_matching(to_plain(expand(latex, macros))) == normalise_for_matching(plain)
+
+
+def _raw_title(raw: dict[str, str], paper: Paper, macros: Macros) -> str | None:
     """The imported title (and subtitle) as LaTeX, if it is still the paper's title."""
     title = raw.get("title", "").strip()
     if raw.get("subtitle", "").strip():
         title = f"{title}: {raw['subtitle'].strip()}"
-    return title if title and _same_text(title, paper.title) else None
+    return title if title and _same_text(title, paper.title, macros) else None
 
 
-def _raw_author(raw: dict[str, str], paper: Paper, ascii_only: bool) -> str | None:
+def _raw_author(raw: dict[str, str], paper: Paper, ascii_only: bool, macros: Macros) -> str | None:
     """The imported author list as LaTeX, if it still names the paper's authors.
 
     Not when a name in it has more commas than BibTeX allows: importers read that
     leniently, but pybtex and BibTeX would refuse the file.
     """
-    field = escape(raw.get("author", ""), BIBTEX, ascii_only)
+    field = escape(raw.get("author", ""), _source(macros), ascii_only)
     names = [n for n in split_multiple_persons_names(field) if n.strip().lower() != "others"]
     if not field or len(names) != len(paper.authors):
         return None
@@ -178,25 +197,26 @@ def _raw_author(raw: dict[str, str], paper: Paper, ascii_only: bool) -> str | No
             parse_single_name_into_parts(latex)
         except InvalidNameError:
             return None
-        words = sorted(normalise_for_matching(to_plain(latex.replace(",", " "))).split())
+        shown = to_plain(decode_commands(expand(latex, macros)).replace(",", " "))
+        words = sorted(normalise_for_matching(shown).split())
         if words != sorted(normalise_for_matching(display).split()):
             return None
     return field
 
 
-def _title_value(paper: Paper, raw_title: str | None, ascii_only: bool) -> str:
+def _title_value(paper: Paper, raw_title: str | None, ascii_only: bool, macros: Macros) -> str:
     if raw_title:
-        return escape(raw_title, BIBTEX, ascii_only)
+        return escape(raw_title, _source(macros), ascii_only)
     tokens = tokens_of(paper.title, WEB_TEXT)
     protect_title(tokens)
     return render(tokens, ascii_only)
 
 
-def _venue(paper: Paper, raw: dict[str, str], field: str, ascii_only: bool) -> str:
+def _venue(paper: Paper, raw: dict[str, str], field: str, ascii_only: bool, macros: Macros) -> str:
     """The stored venue; the imported field's own LaTeX while it still says the same."""
     imported = raw.get(field, "").strip()
-    if imported and paper.venue and _same_text(imported, paper.venue):
-        return escape(imported, BIBTEX, ascii_only)
+    if imported and paper.venue and _same_text(imported, paper.venue, macros):
+        return escape(imported, _source(macros), ascii_only)
     return escape(paper.venue or "", PLAIN, ascii_only)
 
 
@@ -207,7 +227,7 @@ def _month(value: str, ascii_only: bool) -> str:
 
 
 def _fields(
-    paper: Paper, ascii_only: bool, tag_colours: Sequence[tuple[str, str]]
+    paper: Paper, ascii_only: bool, tag_colours: Sequence[tuple[str, str]], macros: Macros
 ) -> list[tuple[str, str]]:
     """(name, value as written) pairs in the order a person reads them; empty ones left out.
 
@@ -222,17 +242,19 @@ def _fields(
     def plain(text: str) -> str:
         return escape(text, PLAIN, ascii_only)
 
-    author = _raw_author(raw, paper, ascii_only) or _authors_value(paper.authors, ascii_only)
+    author = _raw_author(raw, paper, ascii_only, macros) or _authors_value(
+        paper.authors, ascii_only
+    )
     fields = [
-        ("title", _title_value(paper, _raw_title(raw, paper), ascii_only)),
+        ("title", _title_value(paper, _raw_title(raw, paper, macros), ascii_only, macros)),
         ("author", author),
-        (venue_field, _venue(paper, raw, venue_field, ascii_only)),
+        (venue_field, _venue(paper, raw, venue_field, ascii_only, macros)),
         ("year", str(paper.year) if paper.year else ""),
     ]
     written = {name for name, value in fields if value}
     for name, value in raw.items():
         if name in _COPIED_FIELDS and name not in written:
-            fields.append((name, escape(value, BIBTEX, ascii_only)))
+            fields.append((name, escape(value, _source(macros), ascii_only)))
     if not author and "editor" not in raw and "key" not in raw:
         fields.append(("key", plain(to_plain(paper.title))))
     ids = paper.ids
@@ -257,14 +279,37 @@ def bibtex_entry(
     key: str,
     flavour: str = DEFAULT_FLAVOUR,
     tag_colours: Sequence[tuple[str, str]] = (),
+    macros: Macros | None = None,
 ) -> str:
-    """One `@type{key, ...}` entry, ending with a newline."""
+    """One `@type{key, ...}` entry, ending with a newline; `macros` are those the
+    preambles written with it define."""
     ascii_only = flavour == "bibtex"
     lines = [f"@{_entry_type(paper)}{{{key},"]
-    for name, value in _fields(paper, ascii_only, tag_colours):
+    for name, value in _fields(paper, ascii_only, tag_colours, macros or {}):
         lines.append(f"  {name} = {value},")
     lines.append("}\n")
     return "\n".join(lines)
+
+
+NO_DEFINITIONS = BibtexDefinitions()
+# A name bibtex reads as a `@string` macro: no delimiter, quote or blank, no leading digit.
+_MACRO_NAME = re.compile(r"[^\W\d][^\s\"#%'(),={}]*")
+
+
+def definitions_text(definitions: BibtexDefinitions, flavour: str = DEFAULT_FLAVOUR) -> str:
+    """The `@preamble` and `@string` blocks, each ending with a blank line."""
+    ascii_only = flavour == "bibtex"
+    defined = frozenset(preamble_macros("\n".join(definitions.preamble)))
+    preamble, source = replace(PREAMBLE, defined=defined), replace(BIBTEX, defined=defined)
+    blocks = [
+        "@preamble{{" + escape(text, preamble, ascii_only) + "}}\n" for text in definitions.preamble
+    ]
+    blocks += [
+        f"@string{{{name} = {{{escape(value, source, ascii_only)}}}}}\n"
+        for name, value in definitions.strings
+        if _MACRO_NAME.fullmatch(name) and name.lower() not in _MONTH_NAMES
+    ]
+    return "".join(block + "\n" for block in blocks)
 
 
 def write_bibtex(
@@ -273,21 +318,25 @@ def write_bibtex(
     flavour: str = DEFAULT_FLAVOUR,
     key_pattern: str = DEFAULT_PATTERN,
     tag_colours: Sequence[tuple[str, str]] = (),
+    definitions: BibtexDefinitions = NO_DEFINITIONS,
 ) -> int:
     """Write `papers` in order as BibTeX entries; return how many were written.
 
     Keys are the papers' stored keys when valid, else made with `key_pattern`; every
     key is unique in the file. `tag_colours` pairs tags with their `#rrggbb` colours.
+    `definitions` (the files' preambles and strings) come first.
     """
     if flavour not in FLAVOURS:
         raise InvalidValueError(
             f"unknown BibTeX flavour {flavour!r}; choose one of: bibtex, biblatex"
         )
     papers = list(papers)
+    stream.write(definitions_text(definitions, flavour))
+    macros = preamble_macros("\n".join(definitions.preamble))
     for index, (paper, key) in enumerate(
         zip(papers, assign_keys(papers, key_pattern), strict=True)
     ):
         if index:
             stream.write("\n")
-        stream.write(bibtex_entry(paper, key, flavour, tag_colours))
+        stream.write(bibtex_entry(paper, key, flavour, tag_colours, macros))
     return len(papers)

@@ -44,11 +44,18 @@ class Dialect:
     latex: bool  # backslashes and braces are LaTeX markup, not literal characters
     math: bool  # $...$ (and, with latex, \(...\), \[...\]) is math, kept as written
     from_bibtex: bool  # a BibTeX source: `~` is a tie, and `$` pairs need no heuristics
+    # A `@preamble`: it defines the macros its entries use (`\\providecommand`, `\\def`,
+    # `#1`), which no field may; commands touching files or programs stay text.
+    definitions: bool = False
+    # The commands the preambles written with the value define (`\\acro`, `\\MF`): the
+    # value may use them, as the file did.
+    defined: frozenset[str] = frozenset()
 
 
 PLAIN = Dialect(latex=False, math=False, from_bibtex=False)  # names, tags, notes, venues
 WEB_TEXT = Dialect(latex=True, math=True, from_bibtex=False)  # titles, abstracts
 BIBTEX = Dialect(latex=True, math=True, from_bibtex=True)  # raw fields of a BibTeX import
+PREAMBLE = Dialect(latex=True, math=True, from_bibtex=True, definitions=True)
 
 OPEN, CLOSE = "{", "}"  # grouping braces
 LITERAL_OPEN, LITERAL_CLOSE = "\\{", "\\}"  # escaped braces, printed as braces
@@ -75,12 +82,18 @@ _ESCAPES = {
 _CONTROL_SYMBOLS = frozenset("\"'`^~=.{}$%&#_,;:! /-@\\\n\t")
 _MATH_DELIMITERS = {"\\(": "\\)", "\\[": "\\]", "$$": "$$", "$": "$"}
 
+# What a preamble is for (`\\providecommand{\\acro}[1]{...}`). Without `\\csname`,
+# `\\catcode` or `^^` no definition can spell a file command that is not written as
+# one, and those stay text.
+_DEFINING = frozenset("def edef gdef xdef let newcommand renewcommand providecommand".split())
 # TeX reads `^^5c` as a backslash (and `^^` before any character as another character)
 # before it looks for commands; in math `x^^2` is an error anyway.
 _CARETS = "^^"
 
 _LATEX_TOKEN = re.compile(r"\\[A-Za-z]+|\\.?|\$\$?|[{}%&#_~^]|[^\\{}$%&#_~^]+", re.DOTALL)
-_PLAIN_TOKEN = re.compile(r"\$\$?|[\\{}%&#_~^]|[^\\{}$%&#_~^]+")
+# In plain text a backquote is escaped too: the text engine reads `` `x` `` as code and
+# `` `x' `` as quotes.
+_PLAIN_TOKEN = re.compile(r"\$\$?|[\\{}%&#_~^`]|[^\\{}$%&#_~^`]+")
 # A backslash before a non-ASCII character stands alone: `\é` is no command, and with
 # ascii_only the é would become `{\'e}`, making `\{` of it.
 _MATH_TOKEN = re.compile(r"\\(?:[A-Za-z]+|[\x00-\x7f])?|[{}%]|\^\^|[^\\{}%^]+|\^")
@@ -223,24 +236,34 @@ def _tokens(text: str, dialect: Dialect) -> list[Token]:
             tokens.append(Token(FIXED, "~"))
         elif piece == "$$":
             tokens.append(Token(FIXED, "\\$\\$"))
+        elif piece == "`":  # only plain text cuts it out
+            tokens.append(Token(FIXED, _GRAVE))
+        elif piece == "#" and dialect.definitions:  # a macro's parameter, `#1`
+            tokens.append(Token(FIXED, "#"))
         elif piece in _ESCAPES:
             tokens.append(Token(FIXED, _ESCAPES[piece]))
         elif piece.startswith("\\"):
-            tokens += _command(piece)
+            tokens += _command(piece, dialect)
         else:
             tokens.append(Token(TEXT, piece))
     return tokens
 
 
-def _command(piece: str) -> list[Token]:
+def _command(piece: str, dialect: Dialect) -> list[Token]:
     """A command kept as written, unless it is one to show as text instead."""
     name = piece[1:]
-    if name.isalpha() and not is_safe(name):
+    if name.isalpha() and not is_safe(name) and not _defined_here(name, dialect):
         return [Token(FIXED, "\\textbackslash{}"), Token(TEXT, name)]
     if len(name) == 1 and not (name.isascii() and name.isalpha()) and name not in _CONTROL_SYMBOLS:
         # An unknown control symbol (`\*`, a `\(` that never closes, `\é`): as written.
         return [Token(FIXED, "\\textbackslash{}"), Token(TEXT, name)]
     return [Token(FIXED, piece)]
+
+
+def _defined_here(name: str, dialect: Dialect) -> bool:
+    """Whether a command outside the allow-list may stay one here: the preamble written
+    with the value defines it, or (in that preamble) it is how a definition begins."""
+    return name in dialect.defined or (dialect.definitions and name in _DEFINING)
 
 
 def balance(tokens: list[Token], unmatched_open: str, unmatched_close: str) -> None:
@@ -379,7 +402,9 @@ def _run_to_ascii(run: str, in_math: bool) -> str:
 
 # --- reading a plain value back --------------------------------------------------------
 
+_GRAVE = "\\textasciigrave{}"
 _UNESCAPES = {
+    _GRAVE: "`",
     "\\textbraceleft{}": "{",
     "\\textbraceright{}": "}",
     "\\textbackslash{}": "\\",
@@ -388,7 +413,7 @@ _UNESCAPES = {
     "{@}": "@",
 }
 _PLAIN_PIECE = re.compile(
-    r"""(?P<escape>\\text(?:braceleft|braceright|backslash|asciitilde|asciicircum)\{\}
+    r"""(?P<escape>\\text(?:braceleft|braceright|backslash|asciitilde|asciicircum|asciigrave)\{\}
           |\\[{}%&\#_$]|\{@\})
       | (?P<latex>\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}|\$[^$]*\$
           |\\[a-zA-Z]+\*?(?:\{[^{}]*\})*|\\.|~)""",

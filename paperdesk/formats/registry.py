@@ -25,7 +25,7 @@ from typing import TextIO
 
 from paperdesk.core.citekeys import DEFAULT_PATTERN
 from paperdesk.core.errors import FormatError
-from paperdesk.core.models import Paper
+from paperdesk.core.models import BibtexDefinitions, Paper
 from paperdesk.formats.base import Problem, ReadResult
 from paperdesk.formats.bibtex_reader import read_bibtex
 from paperdesk.formats.bibtex_writer import DEFAULT_FLAVOUR, write_bibtex
@@ -113,6 +113,8 @@ class WriteOptions:
     # The library's tag colours, (tag, "#rrggbb"): the formats that carry them write
     # each paper's tags' colours.
     tag_colours: tuple[tuple[str, str], ...] = ()
+    # BibTeX: the preambles and strings of the files the papers came from.
+    definitions: BibtexDefinitions = BibtexDefinitions()
 
 
 @dataclass(frozen=True)
@@ -133,9 +135,9 @@ WRITERS: dict[str, WriterFormat] = {
             "BibTeX",
             (".bib",),
             lambda papers, stream, o: write_bibtex(
-                papers, stream, o.flavour, o.key_pattern, o.tag_colours
+                papers, stream, o.flavour, o.key_pattern, o.tag_colours, o.definitions
             ),
-            options=("flavour", "key_pattern", "tag_colours"),
+            options=("flavour", "key_pattern", "tag_colours", "definitions"),
         ),
         WriterFormat(
             "csv",

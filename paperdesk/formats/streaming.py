@@ -20,7 +20,7 @@ from itertools import islice
 from pathlib import Path, PurePath
 
 from paperdesk.core.errors import FormatError
-from paperdesk.core.models import PaperRecord
+from paperdesk.core.models import BibtexDefinitions, PaperRecord
 from paperdesk.formats.base import Problem, nothing_found
 from paperdesk.formats.field_values import within_limits
 from paperdesk.formats.json_reader import FORMAT as JSON_FORMAT
@@ -61,6 +61,7 @@ class RecordStream:
     read_bytes: int = 0
     what: str = "entries"
     doubt: str | None = None  # see ReadResult.doubt
+    definitions: BibtexDefinitions = BibtexDefinitions()  # a BibTeX file's, see ReadResult
 
     def estimated_total(self) -> int:
         """How many entries the file holds, judged by how far reading has got."""
@@ -176,6 +177,7 @@ def _whole_file_stream(path: Path, chunk: int) -> RecordStream:
         problems=list(result.problems),
         warnings=list(result.warnings),
         doubt=result.doubt,
+        definitions=result.definitions,
     )
     records = result.records
 

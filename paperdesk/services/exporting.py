@@ -23,7 +23,7 @@ from paperdesk.core.changes import Changes
 from paperdesk.core.citekeys import DEFAULT_PATTERN as DEFAULT_PATTERN  # the CLI's default
 from paperdesk.core.citekeys import assign_keys, check_pattern, is_valid_key
 from paperdesk.core.errors import Cancelled, InvalidValueError
-from paperdesk.core.models import Paper
+from paperdesk.core.models import BibtexDefinitions, Paper
 from paperdesk.core.scope import Scope
 from paperdesk.formats.bibtex_writer import DEFAULT_FLAVOUR as DEFAULT_FLAVOUR  # the CLI's
 from paperdesk.formats.bibtex_writer import FLAVOURS as FLAVOURS
@@ -94,9 +94,15 @@ def export(
         count = backup.write_backup(desk, target.path)
         return ExportResult(path, chosen, count, Changes())
     check_pattern(options.key_pattern)
-    loaded = with_keys(desk, searching.scope_ids(desk, scope), options.key_pattern)
+    ids = searching.scope_ids(desk, scope)
+    loaded = with_keys(desk, ids, options.key_pattern)
     papers = _checking_cancel(loaded, cancelled)
-    options = replace(options, heading=_heading(scope), tag_colours=_tag_colours(desk))
+    options = replace(
+        options,
+        heading=_heading(scope),
+        tag_colours=_tag_colours(desk),
+        definitions=_definitions(desk, chosen, ids),
+    )
     with open_target(target, desk.folder, newline=WRITERS[chosen].newline) as stream:
         count = _write(chosen, papers, stream, options)
     return ExportResult(path, chosen, count, Changes())
@@ -116,6 +122,13 @@ def preview(
 
 def _heading(scope: Scope) -> str | None:
     return scope.shortlist  # a reading list pasted into a wiki keeps its name
+
+
+def _definitions(desk: Desk, format: str, ids: Sequence[int]) -> BibtexDefinitions:
+    """For BibTeX: the preambles and strings of the files the papers came from."""
+    if "definitions" not in WRITERS[format].options:
+        return BibtexDefinitions()
+    return desk.library.imports.definitions_for(ids)
 
 
 def _tag_colours(desk: Desk) -> tuple[tuple[str, str], ...]:

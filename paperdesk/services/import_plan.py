@@ -28,7 +28,7 @@ from typing import Any
 
 from paperdesk.core.citekeys import is_valid_key, unique_key
 from paperdesk.core.errors import Cancelled, PaperdeskError
-from paperdesk.core.models import PaperRecord, Status, UserData
+from paperdesk.core.models import BibtexDefinitions, PaperRecord, Status, UserData
 from paperdesk.formats.registry import BACKUP, BackupFileError, printable_path
 from paperdesk.formats.streaming import open_records
 from paperdesk.services.desk import Desk
@@ -38,6 +38,7 @@ from paperdesk.services.matching import Keys, Matcher, record_keys
 from paperdesk.services.merging import as_stored, merge_updates, revision_updates
 from paperdesk.store.imports import NewPaper, PlanBasis
 from paperdesk.store.library import Library
+from paperdesk.store.papers import KEY_GENERATED
 
 #: Entries matched per round of library lookups (a few indexed queries each).
 CHUNK = 500
@@ -65,6 +66,7 @@ class FilePlan:
     previous_ids: set[int] = field(default_factory=set)
     basis: PlanBasis | None = None
     user: dict[int, UserData] = field(default_factory=dict)  # by paper id, as `updates`
+    definitions: BibtexDefinitions = BibtexDefinitions()  # a BibTeX file's, kept with it
 
 
 def plan_file(
@@ -123,6 +125,7 @@ def plan_for_library(
     # The reader's warnings come before the planner's, as the file is read before it is matched.
     report.warnings[:0] = [str(w) for w in stream.warnings]
     report.problems = [str(p) for p in stream.problems]
+    plan.definitions = stream.definitions
     report.skipped = len(stream.problems)
     report.read = stream.records + report.skipped
     if not stream.records:
@@ -265,11 +268,14 @@ class _Planner:
     def _key_update(
         self, row: dict[str, Any], record: PaperRecord, paper_id: int
     ) -> dict[str, Any]:
-        """A key the paper lacks, from the entry, when no other paper holds it."""
-        key = record.citation_key
-        if row.get("citation_key") or not key or not is_valid_key(key):
+        """The entry's key for a paper without one, or whose key was generated (the
+        file's is what `\\cite` uses), when no other paper holds it."""
+        key, stored = record.citation_key, row.get("citation_key")
+        if not key or not is_valid_key(key) or key == stored:
             return {}
-        if key.casefold() in self.keys_taken:
+        if stored and not row.get(KEY_GENERATED):
+            return {}
+        if key.casefold() in self.keys_taken and key.casefold() != (stored or "").casefold():
             self._warn(
                 record,
                 f"citation key {key!r} is already used by {self.keys_taken[key.casefold()]}; "
@@ -277,6 +283,8 @@ class _Planner:
             )
             return {}
         self.keys_taken[key.casefold()] = f"paper {paper_id}"
+        if stored:
+            self._warn(record, f"citation key {key!r} replaces the generated {stored!r}")
         return {"citation_key": key}
 
 

@@ -236,6 +236,7 @@ def commit(
         merged=report.merged + report.updated,
         unchanged=report.unchanged,
         skipped=report.skipped,
+        definitions=plan.definitions,
     )
     description = f"Import {name}"
     if report.added or plan.updates or plan.user:

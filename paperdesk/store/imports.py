@@ -18,7 +18,15 @@ from sqlalchemy import Connection, Table, and_, delete, func, insert, select, up
 
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import Cancelled, StalePlanError
-from paperdesk.core.models import ImportBatch, PaperRecord, Status, UserData
+from paperdesk.core.models import (
+    PREAMBLE,
+    STRING,
+    BibtexDefinitions,
+    ImportBatch,
+    PaperRecord,
+    Status,
+    UserData,
+)
 from paperdesk.core.text import fingerprint, title_key
 from paperdesk.store.change_log import papers_touched
 from paperdesk.store.database import SubStore, bump_generation
@@ -31,6 +39,8 @@ from paperdesk.store.tables import (
     batch_papers_t,
     batches_t,
     chunked,
+    definitions_t,
+    generated_keys_t,
     history_t,
     meta_t,
     now,
@@ -131,6 +141,7 @@ class BatchRecord:
     merged: int = 0
     unchanged: int = 0
     skipped: int = 0
+    definitions: BibtexDefinitions = BibtexDefinitions()  # kept in a table of their own
 
 
 class ImportStore(SubStore):
@@ -143,6 +154,29 @@ class ImportStore(SubStore):
         with self._db.read() as connection:
             query = select(batch_papers_t.c.paper_id).where(batch_papers_t.c.batch_id == batch_id)
             return list(connection.scalars(query))
+
+    def definitions_for(self, paper_ids: Collection[int]) -> BibtexDefinitions:
+        """The BibTeX definitions of the files these papers were imported from, the
+        oldest import's first (each text and macro name once)."""
+        wanted = set(paper_ids)
+        if not wanted:
+            return BibtexDefinitions()
+        with self._db.read() as connection:
+            rows = connection.execute(select(definitions_t).order_by(*definitions_t.primary_key))
+            by_batch: dict[int, list[Any]] = {}
+            for row in rows:
+                by_batch.setdefault(row.batch_id, []).append(row)
+            combined = BibtexDefinitions()
+            for batch_id, definitions in by_batch.items():
+                papers = batch_papers_t.c
+                held = select(papers.paper_id).where(papers.batch_id == batch_id)
+                if wanted.isdisjoint(connection.scalars(held)):
+                    continue
+                combined += BibtexDefinitions(
+                    tuple(d.value for d in definitions if d.kind == PREAMBLE),
+                    tuple((d.name, d.value) for d in definitions if d.kind == STRING),
+                )
+        return combined
 
     def papers_first_imported_from(self, file_name: str) -> set[int]:
         """Papers whose first import was a file of this name: their text is that file's."""
@@ -210,6 +244,7 @@ class ImportStore(SubStore):
                 w.journal.tracked_ids(papers_t, "id", existing),
                 w.journal.tracked_ids(state_t, "paper_id", existing),
                 w.journal.tracked_ids(authors_t, "paper_id", existing),
+                w.journal.tracked_ids(generated_keys_t, "paper_id", existing),
             ):
                 _insert_papers(connection, papers, first_id, cancelled)
                 _update_papers(connection, resolved)
@@ -222,9 +257,12 @@ class ImportStore(SubStore):
                 old_links = and_(
                     batch_papers_t.c.batch_id > last_batch, batch_papers_t.c.paper_id < first_id
                 )
+                # The batch is journaled innermost: its step comes first, so a redo
+                # puts it back before the rows that refer to it.
                 with (
-                    w.journal.tracked(batches_t, batches_t.c.id > last_batch),
                     w.journal.tracked(batch_papers_t, old_links),
+                    w.journal.tracked(definitions_t, definitions_t.c.batch_id > last_batch),
+                    w.journal.tracked(batches_t, batches_t.c.id > last_batch),
                 ):
                     record_batch(connection, batch, [*present_ids, *new_ids])
             if new_ids:
@@ -323,12 +361,25 @@ def list_batches(connection: Connection) -> list[ImportBatch]:
 
 def record_batch(connection: Connection, batch: BatchRecord, paper_ids: Sequence[int]) -> int:
     """Store the provenance of one imported file and which papers it held."""
-    # The record's fields are the table's columns, by name.
-    result = connection.execute(insert(batches_t).values(**asdict(batch), imported_at=now()))
+    # The record's fields are the table's columns, by name, but for its definitions.
+    columns = {k: v for k, v in asdict(batch).items() if k != "definitions"}
+    result = connection.execute(insert(batches_t).values(**columns, imported_at=now()))
     batch_id = int(result.inserted_primary_key[0])  # type: ignore[index]
     rows = [{"batch_id": batch_id, "paper_id": p} for p in dict.fromkeys(paper_ids)]
     if rows:
         connection.execute(insert(batch_papers_t), rows)
+    definitions = [
+        *((PREAMBLE, "", text) for text in batch.definitions.preamble),
+        *((STRING, name, text) for name, text in batch.definitions.strings),
+    ]
+    if definitions:
+        connection.execute(
+            insert(definitions_t),
+            [
+                {"batch_id": batch_id, "position": position, "kind": kind, "name": n, "value": v}
+                for position, (kind, n, v) in enumerate(definitions)
+            ],
+        )
     return batch_id
 
 
@@ -464,6 +515,9 @@ def _update_papers(connection: Connection, updates: Mapping[int, Mapping[str, An
         state = {k: values.pop(k) for k in ("status", "rating") if k in values}
         if values:
             connection.execute(update(papers_t).where(papers_t.c.id == paper_id).values(**values))
+        if "citation_key" in values:  # a file's key: no longer a generated one
+            generated = generated_keys_t.c.paper_id == paper_id
+            connection.execute(delete(generated_keys_t).where(generated))
         if state:
             where = state_t.c.paper_id == paper_id
             connection.execute(update(state_t).where(where).values(**state))

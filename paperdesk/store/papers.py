@@ -45,6 +45,8 @@ from paperdesk.store.tables import (
     chunked,
     decisions_t,
     entries_t,
+    generated_keys_t,
+    insert_missing,
     member_values_t,
     not_duplicates_t,
     notes_t,
@@ -57,6 +59,8 @@ from paperdesk.store.tables import (
 )
 
 MatchKeys = tuple[int, str, str | None, str | None, str | None, str | None]
+#: In `stored_values`: the paper's citation key was generated (pin-keys), not given by a file.
+KEY_GENERATED = "key_generated"
 #: A paper's fields kept in the narrow state table (store/schema.py PaperStateRow).
 STATE_COLUMNS = ("status", "rating", "updated")
 #: Papers with their state: every read of a whole paper or of its order goes through it.
@@ -269,6 +273,9 @@ class PaperStore(SubStore):
                 authors = names_by_paper(connection, _authors_of(chunk))
                 for paper_id, names in authors.items():
                     result[paper_id]["authors"] = tuple(names)
+                generated = generated_keys_t.c.paper_id
+                for paper_id in connection.scalars(select(generated).where(generated.in_(chunk))):
+                    result[paper_id][KEY_GENERATED] = True
         return result
 
     # ------------------------------------------------------------------ edits
@@ -313,13 +320,18 @@ class PaperStore(SubStore):
         label = f"Pin {len(keys)} citation key{'s' if len(keys) != 1 else ''}"
         with self._db.action(label) as w:
             ids = require_ids(w.connection, list(keys))
-            with w.journal.tracked_ids(papers_t, "id", ids):
+            with (
+                w.journal.tracked_ids(papers_t, "id", ids),
+                w.journal.tracked_ids(generated_keys_t, "paper_id", ids),
+            ):
                 for paper_id in ids:
                     w.connection.execute(
                         update(papers_t)
                         .where(papers_t.c.id == paper_id)
                         .values(citation_key=keys[paper_id])
                     )
+                # Made by the key pattern, not given by a file: a file's key replaces it.
+                insert_missing(w.connection, generated_keys_t, [{"paper_id": i} for i in ids])
         return Changes(label, ids_of(ids))
 
     def key_sources(self) -> Iterator[tuple[int, str | None, PaperRecord]]:
@@ -443,6 +455,7 @@ LINKED_TABLES = (
     annotations_t,
     decisions_t,
     member_values_t,
+    generated_keys_t,
 )
 
 

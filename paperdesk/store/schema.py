@@ -171,6 +171,32 @@ class ImportBatchPaperRow(Base):
     )
 
 
+class BibtexDefinitionRow(Base):
+    """A `@preamble` text or `@string` macro of an imported BibTeX file (core.models
+    BibtexDefinitions), written back when its papers are exported as BibTeX."""
+
+    __tablename__ = "bibtex_definitions"
+
+    batch_id: Mapped[int] = mapped_column(
+        ForeignKey("import_batches.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)  # in the file
+    kind: Mapped[str] = mapped_column(String)  # "preamble" or "string"
+    name: Mapped[str] = mapped_column(String, default="")  # a string's; "" for a preamble
+    value: Mapped[str] = mapped_column(Text)
+
+
+class GeneratedKeyRow(Base):
+    """A paper whose citation key the key pattern made (pin-keys; no file gave it): a key a file
+    gives it later replaces it."""
+
+    __tablename__ = "generated_keys"
+
+    paper_id: Mapped[int] = mapped_column(
+        ForeignKey("papers.id", ondelete="CASCADE"), primary_key=True
+    )
+
+
 class NotDuplicateRow(Base):
     """A user's decision that two papers are different, so they are never offered again."""
 

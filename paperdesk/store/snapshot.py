@@ -27,7 +27,9 @@ from paperdesk.store.tables import (
     batch_papers_t,
     batches_t,
     decisions_t,
+    definitions_t,
     entries_t,
+    generated_keys_t,
     highlight_words_t,
     not_duplicates_t,
     notes_t,
@@ -62,6 +64,8 @@ _FLAT_TABLES: dict[str, Table] = {
     "decisions": decisions_t,
     "highlight_words": highlight_words_t,
     "screenings": screenings_t,
+    "bibtex_definitions": definitions_t,
+    "generated_keys": generated_keys_t,
 }
 
 # What makes a library non-empty: every other table of user data hangs off a paper.
@@ -164,8 +168,6 @@ def restore_state(connection: Connection, state: Mapping[str, Sequence[Mapping[s
                 for position, name in enumerate(p["authors"])
             ],
         )
-        for name, table in _FLAT_TABLES.items():
-            _insert(connection, table, [_columns(table, row) for row in state[name]])
         _insert(connection, shortlists_t, [_columns(shortlists_t, s) for s in shortlists])
         # The order is the user's datum; positions are renumbered 1, 2, 3... as a
         # reorder does, since the float gaps left by drags mean nothing on their own.
@@ -184,6 +186,9 @@ def restore_state(connection: Connection, state: Mapping[str, Sequence[Mapping[s
             batch_papers_t,
             [{"batch_id": b["id"], "paper_id": p} for b in batches for p in b["paper_ids"]],
         )
+        # After the batches: a batch's BibTeX definitions refer to it.
+        for name, table in _FLAT_TABLES.items():
+            _insert(connection, table, [_columns(table, row) for row in state[name]])
     except IntegrityError as error:
         raise InvalidValueError(f"the backup breaks a rule of the library: {error.orig}") from None
 

@@ -17,8 +17,10 @@ from paperdesk.store.journal import CHUNK
 from paperdesk.store.schema import (
     AnnotationRow,
     AuthorRow,
+    BibtexDefinitionRow,
     ChangeLogRow,
     DecisionRow,
+    GeneratedKeyRow,
     HighlightWordRow,
     HistoryRow,
     ImportBatchPaperRow,
@@ -59,6 +61,8 @@ decisions_t: Table = DecisionRow.__table__  # type: ignore[assignment]
 highlight_words_t: Table = HighlightWordRow.__table__  # type: ignore[assignment]
 member_values_t: Table = MemberValueRow.__table__  # type: ignore[assignment]
 screenings_t: Table = ScreeningRow.__table__  # type: ignore[assignment]
+definitions_t: Table = BibtexDefinitionRow.__table__  # type: ignore[assignment]
+generated_keys_t: Table = GeneratedKeyRow.__table__  # type: ignore[assignment]
 
 
 def now() -> datetime:

@@ -179,7 +179,7 @@ def _lex(source: str) -> list[Event]:
         elif kind == "accent" and token.endswith("{}"):
             # An accent on nothing, set over the letter before it (Vietnamese names
             # stack two: `Th\^e\llap{\raise 0.5ex\hbox{\'{}}}` is "Thế").
-            events.append(_LONE_ACCENTS.get(token[1], ""))
+            _set_over_last_letter(events, _LONE_ACCENTS.get(token[1], ""))
         elif kind in ("accent", "typography"):
             events.extend(text_fragment_events(token))
         elif kind == "macro":
@@ -223,6 +223,18 @@ def _lex(source: str) -> list[Event]:
     for scope in reversed(scopes):
         events.extend(reversed(scope.closers))
     return events
+
+
+def _set_over_last_letter(events: list[Event], accent: str) -> None:
+    """The accent joined to the letter the events end with, or on its own."""
+    at = len(events) - 1
+    while at >= 0 and events[at] == "":  # what `\llap` and `\raise` left
+        at -= 1
+    last = events[at] if at >= 0 else None
+    if isinstance(last, str) and last[-1:].isalpha():
+        events[at] = last[:-1] + unicodedata.normalize("NFC", last[-1] + accent)
+    else:
+        events.append(accent)
 
 
 def _macro(source: str, end: int, token: str, events: list[Event]) -> int:

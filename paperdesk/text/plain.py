@@ -16,22 +16,12 @@ logger = logging.getLogger(__name__)
 def to_plain(text: str) -> str:
     """Readable Unicode plain text: for the search index, table cells, CSV, citation keys."""
     try:
-        plain = "".join(run_text for run_text, _ in styled_runs(text, html_mode=False))
+        return "".join(run_text for run_text, _ in styled_runs(text, html_mode=False))
     except Exception:
         # A bug in the renderer must not take the indexer or a view down: the reader
         # gets the source text. It is logged as an error, so a test that meets it fails.
         logger.exception("could not render %.60r as plain text", text)
         return collapse_whitespace(text)
-    # An accent set apart from its letter (`\^e\llap{\'{}}`) joins it here: "ế". Only
-    # there: NFC would also change characters the source chose (U+F900 to U+8C48).
-    return plain if plain.isascii() else _APART_ACCENT.sub(_joined, plain)
-
-
-_APART_ACCENT = re.compile(r".[\u0300-\u036f]+")
-
-
-def _joined(letter_and_accents: re.Match[str]) -> str:
-    return unicodedata.normalize("NFC", letter_and_accents.group())
 
 
 def protect_markup(text: str) -> str:
@@ -59,9 +49,11 @@ _PROTECTED = {
 _MARKUP_CHARACTER = re.compile(r"[\\{}$&_*<~`]|-(?=-)|'(?=')")
 
 
-# An accent with its letter, a command with its arguments, a control symbol (`\&`).
+# An accent with its letter, a command with its arguments (braces nested three deep:
+# `\llap{\raise 0.5ex\hbox{\'{}}}`), a control symbol (`\&`).
+_ARGUMENT = r"\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"
 _COMMAND = re.compile(
-    rf"{ACCENT}|\\[a-zA-Z]+\*?(?:\[[^\[\]{{}}]*\])*(?:\s*\{{[^{{}}]*\}})*|\\[^a-zA-Z]"
+    rf"{ACCENT}|\\[a-zA-Z]+\*?(?:\[[^\[\]{{}}]*\])*(?:\s*{_ARGUMENT})*|\\[^a-zA-Z]"
 )
 
 
@@ -77,10 +69,26 @@ def decode_commands(latex: str) -> str:
     if "\\" not in latex:
         return latex
 
+    lone_accents = False
+
     def readable(command: re.Match[str]) -> str:
+        nonlocal lone_accents
         text = protect_markup(to_plain(command.group()))
         if not text:  # `\relax`, `\ `: nothing to read, but still a word break
             return " "
+        if unicodedata.combining(text[0]):  # `\llap{\raise 0.5ex\hbox{\'{}}}`
+            lone_accents = True
+            return text
         return "{" + text + "}" if " " in text or "," in text else text
 
-    return _COMMAND.sub(readable, latex)
+    decoded = _COMMAND.sub(readable, latex)
+    # An accent set apart from its letter joins it: `Th\^e\llap{...}` is "Thế".
+    return _APART_ACCENT.sub(_joined, decoded) if lone_accents else decoded
+
+
+_APART_ACCENT = re.compile(r"([^\W\d_])(\}*)([\u0300-\u036f]+)")  # `{\^e}` then `\llap`
+
+
+def _joined(apart: re.Match[str]) -> str:
+    letter, braces, accents = apart.groups()
+    return unicodedata.normalize("NFC", letter + accents) + braces

@@ -143,6 +143,11 @@ def sample_state() -> BackupState:
                 "used": CREATED,
             }
         ],
+        "bibtex_definitions": [
+            {"batch_id": 1, "position": 0, "kind": "preamble", "name": "", "value": "\\def\\x{}"},
+            {"batch_id": 1, "position": 1, "kind": "string", "name": "jmlr", "value": "JMLR"},
+        ],
+        "generated_keys": [{"paper_id": 3}],
     }
 
 
@@ -248,13 +253,28 @@ DAMAGE = [
     (set_in(["decisions", 1, "decision"], "later"), "(id 2).decision: expected one of keep, maybe"),
     (set_in(["decisions", 1, "id"], 1), "decisions[1] (id 1).id: 1 repeats decisions[0]"),
     (set_in(["highlight_words", 1, "word"], "ATTENTION"), 'highlight_words[1].word: "ATTENTION"'),
+    (set_in(["bibtex_definitions", 0, "batch_id"], 4), "no import batch with id 4"),
+    (set_in(["bibtex_definitions", 1, "kind"], "macro"), "expected one of preamble, string"),
+    (set_in(["generated_keys", 0, "paper_id"], 9), "generated_keys[0].paper_id: no paper with"),
 ]
+
+
+def test_a_format_3_backup_has_no_bibtex_definitions_and_reads_with_them_empty() -> None:
+    document = json.loads(written(sample_state()))
+    document["paperdesk_backup"] = 3
+    for name in ("bibtex_definitions", "generated_keys"):
+        del document[name]
+    state = read_backup_document(json.dumps(document), "old.json").state
+    assert state["bibtex_definitions"] == state["generated_keys"] == []
+    assert state["import_batches"] == sample_state()["import_batches"]
 
 
 def test_a_format_1_backup_has_no_triage_sections_and_reads_with_them_empty() -> None:
     document = json.loads(written(sample_state()))
     document["paperdesk_backup"] = 1
     for name in ("annotations", "decisions", "highlight_words", "screenings"):
+        del document[name]
+    for name in ("bibtex_definitions", "generated_keys"):
         del document[name]
     state = read_backup_document(json.dumps(document), "old.json").state
     assert state["annotations"] == state["decisions"] == state["highlight_words"] == []
@@ -264,7 +284,8 @@ def test_a_format_1_backup_has_no_triage_sections_and_reads_with_them_empty() ->
 def test_a_format_2_backup_has_no_screenings_and_its_decisions_belong_to_none() -> None:
     document = json.loads(written(sample_state()))
     document["paperdesk_backup"] = 2
-    del document["screenings"]
+    for name in ("screenings", "bibtex_definitions", "generated_keys"):
+        del document[name]
     for row in document["decisions"]:
         del row["screening_id"], row["reason"]
     state = read_backup_document(json.dumps(document), "old.json").state
@@ -420,6 +441,18 @@ def states(draw: st.DrawFn) -> BackupState:
             {"word": word} for word in draw(st.lists(texts, unique_by=str.lower, max_size=3))
         ],
         "screenings": [],
+        "bibtex_definitions": [
+            {"batch_id": 3, "position": position, "kind": kind, "name": name, "value": value}
+            for position, (kind, name, value) in enumerate(
+                draw(
+                    st.lists(
+                        st.tuples(st.sampled_from(["preamble", "string"]), texts, texts),
+                        max_size=3,
+                    )
+                )
+            )
+        ],
+        "generated_keys": [{"paper_id": paper_id} for paper_id in sorted(noted)],
     }
 
 

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paperdesk.core.errors import FormatError
+from paperdesk.core.models import BibtexDefinitions
 from paperdesk.formats.registry import (
     BACKUP,
     EXTENSIONS,
@@ -251,6 +252,7 @@ _CHANGED = WriteOptions(
     key_pattern="{auth}",
     heading="My list",
     tag_colours=(("graphs", "#ff8800"),),
+    definitions=BibtexDefinitions(("\\providecommand{\\GF}{graph flow}",), (("jmlr", "JMLR"),)),
 )
 
 

@@ -45,7 +45,9 @@ from tests.services.conftest import SEEDS, paper_with
 # up); a personal library keeps its note and rating in notes and paper_state.
 NOT_BACKED_UP = {"history", "meta", "alembic_version", "change_log", "member_values"}
 
-FIRST_BIB = """@inproceedings{zhang2025first,
+FIRST_BIB = """@preamble{"\\providecommand{\\GF}{gradient flow}"}
+@string{icml = "International Conference on Machine Learning"}
+@inproceedings{zhang2025first,
   title = {Sch{\\"o}nheit of Gradient Flows},
   author = {Zhang, Wei and M{\\"u}ller, Anna},
   booktitle = {International Conference on Machine Learning},
@@ -295,7 +297,7 @@ def test_a_backup_replaces_the_old_file_whole_or_not_at_all(curated: Desk, tmp_p
     finally:
         folder.chmod(0o700)
     backup.write_backup(curated, target)
-    assert target.read_text(encoding="utf-8").startswith('{"paperdesk_backup": 3,')
+    assert target.read_text(encoding="utf-8").startswith('{"paperdesk_backup": 4,')
     assert [p.name for p in folder.iterdir()] == ["b.json"]
 
 
