@@ -15,9 +15,11 @@ from pybtex.database.input.bibtex import Parser as PybtexParser
 from pylatexenc.latex2text import LatexNodes2Text
 
 from paperdesk.core.models import Identifiers, Paper, Status
+from paperdesk.formats.bibtex_reader import read_bibtex
 from paperdesk.formats.bibtex_writer import bibtex_entry, write_bibtex
 from paperdesk.formats.latex_values import read_plain_value
 from paperdesk.formats.seedlist import read_seedlist
+from paperdesk.text import to_plain
 from tests.factories import make_paper
 
 
@@ -231,6 +233,10 @@ def test_title_protection(title, written):
     ("abstract", "written"),
     [
         ("cost $5 and $10 each", "cost \\$5 and \\$10 each"),
+        ("from $20 to $30", "from \\$20 to \\$30"),
+        # math before a number stays math, as the text engine reads it (issue 24)
+        ("serving ($\\sim$1B requests)", "serving ($\\sim$1B requests)"),
+        ("gains of $\\alpha$2", "gains of $\\alpha$2"),
         ("$$\\sum_{i} x_i$$ and $\\{a\\}$", "$$\\sum_{i} x_i$$ and $\\{a\\}$"),
         ("math with % inside $a % b$", "math with \\% inside $a \\% b$"),
         ("broken math $x^{2$ here", "broken math $x^\\lbrace{}2$ here"),
@@ -245,6 +251,12 @@ def test_title_protection(title, written):
 def test_abstract_escaping(abstract, written):
     fields, _ = parse_both(export([make_paper(abstract=abstract)]), 1)
     assert next(iter(fields.values())).get("abstract") == written
+
+
+def test_math_in_an_abstract_reads_back_as_math_not_dollars():
+    text = export([make_paper(abstract="serving ($\\sim$1B requests) daily")], ascii_only=True)
+    (record,) = read_bibtex(text, "out.bib").records
+    assert to_plain(record.abstract) == "serving (∼1B requests) daily"
 
 
 def test_names_that_are_not_simple():

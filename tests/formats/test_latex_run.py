@@ -123,3 +123,19 @@ def test_the_corpus_export_compiles_without_errors(shared_data: Path, tmp_path: 
     for part in range(4):
         bib = write_export(tmp_path, f"corpus{part}", papers[part::4])
         assert_accepted(run_latex(tmp_path, bib, "plainnat"))
+
+
+def test_math_symbols_beyond_latex_and_math_in_abstracts_compile(tmp_path: Path) -> None:
+    """Issue 24: `($\\sim$1B` stays math, and a symbol neither LaTeX nor amssymb knows
+    (∬ is amsmath's `\\iint`) is written as a placeholder, not an undefined command."""
+    papers = as_papers(
+        read_json(
+            '{"title": "Double integrals ∬ and ⊷ over $\\\\Omega$", "authors": ["A. B"],'
+            ' "abstract": "We serve ($\\\\sim$1B requests) daily.", "year": 2024}\n',
+            "x.jsonl",
+        ).records
+    )
+    bib = write_export(tmp_path, "symbols", papers)
+    text = (tmp_path / f"{bib}.bib").read_text(encoding="ascii")
+    assert "($\\sim$1B requests)" in text and "\\iint" not in text
+    assert_accepted(run_latex(tmp_path, bib, "plain"))
