@@ -41,7 +41,7 @@ class Expanded(wq.MultiTerm):  # type: ignore[misc]
 
     def __init__(self, original: Any, words: list[str]) -> None:
         self.fieldname = original.fieldname
-        self.text = original.text
+        self.text = getattr(original, "text", "")  # a range of words has ends instead
         self.boost = original.boost
         self.constantscore = original.constantscore
         self.words = words

@@ -62,6 +62,10 @@ class Vocabulary:
         for key in [key for key in self._segments if key[0] not in segments]:
             del self._segments[key]
 
+    def read(self, searcher: Searcher, field: str) -> None:
+        """Read the terms of `field` of the segments not read yet."""
+        self._of(searcher, field)
+
     def _of(self, searcher: Searcher, field: str) -> list[_SegmentTerms]:
         found = []
         for sub, _offset in searcher.leaf_searchers():

@@ -57,6 +57,7 @@ NAMED = [
     "title:*",
     "grap~2",
     "graph [a TO z]",
+    "title:<graph",  # a range of words with one end (it failed once in Expanded)
     "ǅßéOR>=4",
     "graph n",
     "test ti",
