@@ -51,7 +51,11 @@ from paperdesk.store.snapshot import BackupStore
 from paperdesk.store.sqlite_copies import check_messages
 from paperdesk.store.stats import StatsStore
 from paperdesk.store.tags import TagStore
-from paperdesk.store.team_server import migration_lock, translate_server_errors
+from paperdesk.store.team_server import (
+    bound_connect_time,
+    migration_lock,
+    translate_server_errors,
+)
 from paperdesk.store.triage import TriageStore
 
 
@@ -105,6 +109,7 @@ class Library:
             translate_errors(engine, db_path, backup_dir)
         if engine.dialect.name == "postgresql":
             translate_server_errors(engine, mask(url))
+            bound_connect_time(engine)
             upgrade_guard = upgrade_guard or (lambda: migration_lock(engine))
         try:
             upgrade_to_head(engine, db_path, backup_dir, upgrade_guard, read_only)

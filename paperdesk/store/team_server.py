@@ -9,15 +9,22 @@ server while one of them creates or upgrades the schema.
 
 from __future__ import annotations
 
+import logging
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import psycopg
 import psycopg.errors
+from psycopg.conninfo import conninfo_attempts, conninfo_to_dict
 from sqlalchemy import Engine, event, text
 from sqlalchemy.engine import ExceptionContext
 
 from paperdesk.core.errors import LibraryError, PasswordNeeded, ServerUnreachable
+from paperdesk.store import db
+
+log = logging.getLogger(__name__)
 
 #: Any number, the same in every client: the advisory lock held while migrating.
 MIGRATION_LOCK_KEY = 0x70617065  # "pape"
@@ -55,21 +62,75 @@ def refusal(error: psycopg.errors.InsufficientPrivilege, masked: str) -> Library
     return LibraryError(f"the team library {masked} refused: {reason} ({hint})")
 
 
+#: Fragments of libpq's messages, and the sentence a person reads for each (libpq's
+#: own text, "connection to server at "127.0.0.1", port 5432 failed: ...", goes to
+#: the log). The first that matches wins.
+_SENTENCES: tuple[tuple[str, type[LibraryError], str], ...] = (
+    ("no password supplied", PasswordNeeded, "needs a password"),
+    ("password authentication failed", PasswordNeeded, "refused the password"),
+    ("timeout expired", ServerUnreachable, "cannot be reached: its server did not answer"),
+    ("Connection refused", ServerUnreachable, "cannot be reached: no server answers there"),
+    ("could not translate host name", ServerUnreachable, "cannot be reached: unknown host"),
+    ("Name or service not known", ServerUnreachable, "cannot be reached: unknown host"),
+    ("No route to host", ServerUnreachable, "cannot be reached: no network route to it"),
+    ("Network is unreachable", ServerUnreachable, "cannot be reached: no network"),
+    ("closed the connection", ServerUnreachable, "cannot be reached: the connection was lost"),
+    ("terminating connection", ServerUnreachable, "cannot be reached: the server went away"),
+    ("the database system is", ServerUnreachable, "cannot be reached: its server is starting"),
+)
+#: The server's own sentence after libpq's heading: `database "x" does not exist`.
+_SERVER_SAYS = re.compile(r"(?:FATAL|ERROR):\s+(.*)$")
+
+
 def server_error(error: psycopg.OperationalError, masked: str) -> LibraryError:
+    """One sentence for a connection fault: what went wrong, never the driver's text
+    (which names addresses and sockets, not the library)."""
     reason = " ".join(str(error).split()) or type(error).__name__
-    if "no password supplied" in reason or "password authentication failed" in reason:
-        return PasswordNeeded(f"the team library {masked} needs a password: {reason}")
+    log.debug("the team library %s: %s", masked, reason)
+    for fragment, kind, sentence in _SENTENCES:
+        if fragment in reason:
+            return kind(f"the team library {masked} {sentence}")
+    said = _SERVER_SAYS.search(reason)
+    if said is not None:  # the server answered, and refused: not "unreachable"
+        return LibraryError(f"the team library {masked} was refused: {said.group(1)}")
     return ServerUnreachable(f"the team library {masked} cannot be reached: {reason}")
 
 
 def check_server(url: str, masked: str, timeout_s: int = 5) -> None:
     """Log in to the server at `url` and out again, creating nothing: the library's
     error (PasswordNeeded, ServerUnreachable) when it refuses or cannot be reached."""
+    conninfo = "postgresql://" + url.split("://", 1)[1]
     try:
-        with psycopg.connect("postgresql://" + url.split("://", 1)[1], connect_timeout=timeout_s):
+        timeout = per_address(conninfo_to_dict(conninfo), timeout_s)
+        with psycopg.connect(conninfo, connect_timeout=timeout):
             pass
     except psycopg.OperationalError as error:
         raise server_error(error, masked) from error
+
+
+def bound_connect_time(engine: Engine) -> None:
+    """Connect within the limit (store/db.py CONNECT_TIMEOUT_S) however many addresses
+    the host has.
+
+    libpq (and psycopg) wait `connect_timeout` for each address a host name resolves
+    to: `localhost` is ::1 and 127.0.0.1 on most machines, so a server that accepts and
+    never answers took twice the limit to report. The limit is split between them
+    (libpq's floor is 2 s an address).
+    """
+
+    def split(_dialect: object, _record: object, _args: object, params: dict[str, Any]) -> None:
+        params["connect_timeout"] = per_address(params, db.CONNECT_TIMEOUT_S)
+
+    event.listen(engine, "do_connect", split)
+
+
+def per_address(params: dict[str, Any], total_s: int) -> int:
+    """The connect timeout for each address of the host, for all to take `total_s`."""
+    try:
+        attempts = len(conninfo_attempts(params))
+    except psycopg.Error:
+        return total_s  # an unknown host: the connect itself says so, at once
+    return max(2, total_s // max(attempts, 1))
 
 
 @contextmanager
