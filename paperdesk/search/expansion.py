@@ -71,7 +71,9 @@ def bounded(query: wq.Query, searcher: Searcher, vocabulary: Vocabulary) -> wq.Q
 
     def bound(node: wq.Query) -> wq.Query:
         if isinstance(node, wq.Every):
-            raise QueryError("a lone * stands for every paper: clear the search to list them all")
+            raise QueryError(
+                "a lone * stands for every paper: leave the search empty to list them all"
+            )
         if not isinstance(node, wq.MultiTerm) or isinstance(node, Expanded):
             return node
         field = node.fieldname
