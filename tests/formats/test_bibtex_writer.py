@@ -20,6 +20,7 @@ from paperdesk.formats.bibtex_writer import bibtex_entry, write_bibtex
 from paperdesk.formats.latex_values import read_plain_value
 from paperdesk.formats.seedlist import read_seedlist
 from paperdesk.text import to_plain
+from tests.conftest import lines_of
 from tests.factories import make_paper
 
 
@@ -460,9 +461,9 @@ def test_any_note_comes_back_as_written(note):
 # --- real data ---------------------------------------------------------------------
 
 
-def corpus_papers(shared_data) -> list[Paper]:
+def corpus_papers(corpus_file) -> list[Paper]:
     papers = []
-    with open(shared_data / "corpus.jsonl", encoding="utf-8") as lines:
+    with open(corpus_file, encoding="utf-8") as lines:
         for number, line in enumerate(lines, start=1):
             item = json.loads(line)
             papers.append(
@@ -500,27 +501,27 @@ def test_seed_lists_parse_with_both_parsers(seed_files):
     assert {entry["@"] for entry in fields.values()} == {"inproceedings"}
 
 
-def test_whole_corpus_parses_with_both_parsers(shared_data):
-    papers = corpus_papers(shared_data)
-    assert len(papers) == 13_417
+def test_corpus_parses_with_both_parsers(corpus_file):
+    papers = corpus_papers(corpus_file)
+    assert len(papers) == lines_of(corpus_file)
     fields, _ = parse_both(export(papers), len(papers))
     assert len(fields) == len(papers)  # unique keys
     titles = [entry["title"] for entry in fields.values()]
-    assert sum("{" in title for title in titles) > 1000  # acronyms protected
+    assert sum("{" in title for title in titles) > 0.07 * len(titles)  # acronyms protected
 
 
-def test_corpus_as_ascii_parses_with_both_parsers(shared_data):
-    papers = corpus_papers(shared_data)[::4]  # every venue, a quarter of the time
+def test_corpus_as_ascii_parses_with_both_parsers(corpus_file):
+    papers = corpus_papers(corpus_file)[::4]  # every venue, a quarter of the time
     text = export(papers, ascii_only=True)
     assert text.isascii()
     parse_both(text, len(papers))
 
 
-def test_corpus_with_edited_user_data_round_trips_the_user_data(shared_data):
+def test_corpus_with_edited_user_data_round_trips_the_user_data(corpus_file):
     tags = ("to read", "rl/offline")
     papers = [
         replace(p, tags=tags, rating=4, status=Status.READ, note=HOSTILE_NOTES[p.id % 10])
-        for p in corpus_papers(shared_data)[:500]
+        for p in corpus_papers(corpus_file)[:500]
     ]
     fields, _ = parse_both(export(papers), len(papers))
     for paper, entry in zip(papers, fields.values(), strict=True):

@@ -11,6 +11,7 @@ from paperdesk.core.errors import FormatError
 from paperdesk.core.models import Identifiers
 from paperdesk.formats.json_reader import read_json
 from paperdesk.text import to_plain
+from tests.conftest import lines_of
 
 CORPUS_LINE = {
     "venue": "ICLR",
@@ -126,14 +127,15 @@ def test_unreadable_files_are_format_errors(text: str, message: str) -> None:
         read_json(text, "x.json")
 
 
-def test_the_shared_corpus_reads_completely(shared_data: Path) -> None:
-    text = (shared_data / "corpus.jsonl").read_text(encoding="utf-8")
+def test_the_shared_corpus_reads_completely(corpus_file: Path) -> None:
+    text = corpus_file.read_text(encoding="utf-8")
     result = read_json(text, "corpus.jsonl")
-    assert len(result.records) == 13_417
+    assert len(result.records) == lines_of(corpus_file)
     assert result.problems == ()
     assert all(record.title and record.year for record in result.records)
     with_openreview = sum(1 for record in result.records if record.ids.openreview)
-    assert with_openreview > 3_500  # mostly taken from openreview.net/forum?id= URLs
+    # mostly taken from openreview.net/forum?id= URLs
+    assert with_openreview > 0.25 * len(result.records)
 
 
 @pytest.mark.parametrize(

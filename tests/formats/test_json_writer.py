@@ -9,6 +9,7 @@ from pathlib import Path
 from paperdesk.core.models import Identifiers, PaperRecord
 from paperdesk.formats.json_reader import read_json
 from paperdesk.formats.json_writer import write_json_records
+from tests.conftest import lines_of
 from tests.factories import make_paper
 
 KEYS = [
@@ -103,14 +104,14 @@ def test_written_papers_read_back_as_the_same_records() -> None:
         ]
 
 
-def test_the_corpus_reads_back_identically(shared_data: Path) -> None:
-    """13,417 real records (LaTeX and HTML in titles, stray `\\{`) survive a round trip."""
-    text = (shared_data / "corpus.jsonl").read_text(encoding="utf-8")
+def test_the_corpus_reads_back_identically(corpus_file: Path) -> None:
+    """Real records (LaTeX and HTML in titles, stray `\\{`) survive a round trip."""
+    text = corpus_file.read_text(encoding="utf-8")
     first = read_json(text, "corpus.jsonl").records
     stream = io.StringIO()
     write_json_records(first, stream, lines=True)
     again = read_json(stream.getvalue(), "again.jsonl").records
-    assert len(again) == len(first) == 13_417
+    assert len(again) == len(first) == lines_of(corpus_file)
 
     def fields(r: PaperRecord) -> tuple:
         return (r.title, r.authors, r.venue, r.year, r.abstract, r.ids)

@@ -28,6 +28,7 @@ from paperdesk.core.models import Paper
 from paperdesk.formats.bibtex_writer import write_bibtex
 from paperdesk.formats.json_reader import read_json
 from paperdesk.formats.seedlist import read_seedlist
+from tests.conftest import lines_of
 from tests.factories import as_papers
 
 pytestmark = pytest.mark.skipif(
@@ -113,11 +114,10 @@ def test_the_seed_lists_export_compiles_without_errors(
     assert run.bibtex_warnings == len(records)
 
 
-@pytest.mark.slow
-def test_the_corpus_export_compiles_without_errors(shared_data: Path, tmp_path: Path) -> None:
-    text = (shared_data / "corpus.jsonl").read_text(encoding="utf-8")
+def test_the_corpus_export_compiles_without_errors(corpus_file: Path, tmp_path: Path) -> None:
+    text = corpus_file.read_text(encoding="utf-8")
     papers = as_papers(list(read_json(text, "corpus.jsonl").records))
-    assert len(papers) == 13_417
+    assert len(papers) == lines_of(corpus_file)
     whole = run_latex(tmp_path, write_export(tmp_path, "corpus", papers), "plain")
     assert_accepted(whole)
     for part in range(4):

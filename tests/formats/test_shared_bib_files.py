@@ -1,4 +1,4 @@
-"""Every BibTeX/RIS file of ../shared/data/bib imports, or explains itself; never a crash.
+"""Every BibTeX/RIS file of tests/data/bib imports, or explains itself; never a crash.
 
 The files come from the test suites of bibtexparser, pybtex, pybtexris and JabRef: they
 hold the traps real importers fall into. EXPECTED records what each one yields
@@ -8,24 +8,17 @@ shows up file by file.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from paperdesk.core.errors import FormatError
 from paperdesk.core.models import PaperRecord
 from paperdesk.formats.registry import read_file
-from tests.conftest import SHARED_DATA
+from tests.conftest import BIB_FILES
 
-BIB_DIR = SHARED_DATA / "bib"
-SHARED_FILES = (
-    sorted(
-        path.relative_to(BIB_DIR).as_posix()
-        for path in BIB_DIR.rglob("*")
-        if path.is_file() and path.name != "SOURCES.tsv"
-    )
-    if BIB_DIR.is_dir()
-    else []
+SHARED_FILES = sorted(
+    path.relative_to(BIB_FILES).as_posix()
+    for path in BIB_FILES.rglob("*")
+    if path.is_file() and path.name != "SOURCES.tsv"
 )
 
 NO_TITLE = "no title"
@@ -89,9 +82,19 @@ EXPECTED: dict[str, tuple[int, int] | str] = {
 }
 
 
-@pytest.mark.parametrize("name", SHARED_FILES)
-def test_every_shared_file_imports_or_explains(shared_data: Path, name: str) -> None:
-    path = shared_data / "bib" / name
+#: Files whose header names an encoding their bytes do not fit: decoding says so (a warning).
+MISLABELLED = {"jabref/encoding-windows-1252-but-utf-8-declared--decoding-fails.bib"}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=pytest.mark.logs_warnings if name in MISLABELLED else ())
+        for name in SHARED_FILES
+    ],
+)
+def test_every_shared_file_imports_or_explains(name: str) -> None:
+    path = BIB_FILES / name
     try:
         result = read_file(path)
     except FormatError as error:
@@ -113,20 +116,18 @@ def test_every_shared_file_imports_or_explains(shared_data: Path, name: str) -> 
         assert outcome == expected
 
 
-def records_of(shared_data: Path, name: str) -> dict[str | None, PaperRecord]:
-    return {r.citation_key: r for r in read_file(shared_data / "bib" / name).records}
+def records_of(name: str) -> dict[str | None, PaperRecord]:
+    return {r.citation_key: r for r in read_file(BIB_FILES / name).records}
 
 
-def test_latex_accents_become_unicode_and_raw_keeps_latex(shared_data: Path) -> None:
-    (record,) = records_of(
-        shared_data, "bibtexparser_v1/article_with_special_characters.bib"
-    ).values()
+def test_latex_accents_become_unicode_and_raw_keeps_latex() -> None:
+    (record,) = records_of("bibtexparser_v1/article_with_special_characters.bib").values()
     assert record.authors == ("Jean Césarü",)
     assert dict(record.raw_fields)["author"] == "Jean C{\\'e}sar{\\\"u}"
 
 
-def test_jabref_authors_accents(shared_data: Path) -> None:
-    records = records_of(shared_data, "jabref/jabref-authors.bib")
+def test_jabref_authors_accents() -> None:
+    records = records_of("jabref/jabref-authors.bib")
     garrido = records["GarridoGrajalMarcosEtAl2013"]
     assert garrido.authors == (
         "Mario Garrido",
@@ -141,15 +142,15 @@ def test_jabref_authors_accents(shared_data: Path) -> None:
     assert not any("\\" in author or "{" in author for author in everyone)
 
 
-def test_string_macro_expands_into_the_venue(shared_data: Path) -> None:
-    record = records_of(shared_data, "bibtexparser_v1/string.bib")["cha:oakland15"]
+def test_string_macro_expands_into_the_venue() -> None:
+    record = records_of("bibtexparser_v1/string.bib")["cha:oakland15"]
     assert record.venue == "Proceedings of the IEEE Symposium on Security and Privacy"
     assert record.title == "Program-Adaptive Mutational Fuzzing"
     assert record.authors == ("Sang Kil Cha", "Maverick Woo", "David Brumley")
 
 
-def test_crossref_children_inherit_venue_and_year(shared_data: Path) -> None:
-    records = records_of(shared_data, "bibtexparser_v1/crossref_entries.bib")
+def test_crossref_children_inherit_venue_and_year() -> None:
+    records = records_of("bibtexparser_v1/crossref_entries.bib")
     child = records["cr1"]
     assert (child.title, child.venue, child.year) == (
         "Great and Good Graphs",
@@ -159,8 +160,8 @@ def test_crossref_children_inherit_venue_and_year(shared_data: Path) -> None:
     assert "year" not in dict(child.raw_fields)  # inherited for display, not copied
 
 
-def test_gbk_file_reads_as_chinese(shared_data: Path) -> None:
-    (record,) = records_of(shared_data, "bibtexparser_v2/gbk_test.bib").values()
+def test_gbk_file_reads_as_chinese() -> None:
+    (record,) = records_of("bibtexparser_v2/gbk_test.bib").values()
     assert (record.citation_key, record.authors, record.venue) == (
         "凯撒2013",
         ("凯撒",),
@@ -168,21 +169,21 @@ def test_gbk_file_reads_as_chinese(shared_data: Path) -> None:
     )
 
 
-def test_utf16_files_read(shared_data: Path) -> None:
-    (big_endian,) = records_of(shared_data, "jabref/encoding-utf-16BE-with-header.bib").values()
+def test_utf16_files_read() -> None:
+    (big_endian,) = records_of("jabref/encoding-utf-16BE-with-header.bib").values()
     assert big_endian.title == "Ü ist ein Umlaut"
-    (little_endian,) = records_of(shared_data, "jabref/tiny-LE-withBOM.bib").values()
+    (little_endian,) = records_of("jabref/tiny-LE-withBOM.bib").values()
     assert little_endian.venue == "Veterinary Record"
     assert "G. van Galen" in little_endian.authors
 
 
-def test_ris_files(shared_data: Path) -> None:
-    (shannon,) = records_of(shared_data, "pybtexris/Shannon1948.ris").values()
+def test_ris_files() -> None:
+    (shannon,) = records_of("pybtexris/Shannon1948.ris").values()
     assert (shannon.title, shannon.authors, shannon.year, shannon.venue) == (
         "A Mathematical Theory of Communication",
         ("Claude E. Shannon",),
         1948,
         "Bell System Technical Journal",
     )
-    records = read_file(shared_data / "bib" / "pybtexris/multikey.ris").records
+    records = read_file(BIB_FILES / "pybtexris/multikey.ris").records
     assert [r.ids.doi for r in records] == ["10.1027/1016-9040/a000494", "10.3205/zma001615"]

@@ -286,6 +286,7 @@ def test_6_the_note_preview_renders_math_as_abstracts_do(qtbot, window):
     assert notes.preview.toPlainText() == "Mamba costs O(n²)"
 
 
+@pytest.mark.logs_warnings
 def test_13_6_note_links_open_only_on_a_click_and_only_http(qtbot, window, opened_urls):
     preview = window.detail.notes.preview
     preview.show_markdown("[site](https://example.org) [x](file:///etc/passwd) ![i](file:///x.png)")
@@ -374,7 +375,7 @@ def test_8_delete_asks_and_cancel_keeps_the_papers(qtbot, window):
     asker = window.panes.ask = ScriptedAsker(confirm=False)
     window.menus.delete_action.trigger()
     assert asker.asked_to_delete == [total]
-    qtbot.wait(200)
+    qtbot.waitUntil(window.runner.is_idle)  # a deletion, had one been queued, is done
     assert window.desk.library.papers.count() == total
 
 
@@ -426,13 +427,13 @@ def test_9_after_adding_a_tag_the_focus_goes_back_to_the_papers(qtbot, window):
 
 # --- 10. layout and lasting counts ---------------------------------------------------------------
 def test_10_titles_get_the_room_at_1400_and_nothing_clips_at_900(qtbot, window):
-    window.resize(1400, 900)
-    qtbot.wait(50)
     chars = window.table.fontMetrics().averageCharWidth()
-    assert window.table.columnWidth(Column.TITLE) >= 50 * chars
-    window.resize(900, 600)
-    qtbot.wait(50)
+    window.resize(1400, 900)
+    qtbot.waitUntil(lambda: window.table.columnWidth(Column.TITLE) >= 50 * chars)
     area = window.detail.scroll_area
+    wide = area.viewport().width()
+    window.resize(900, 600)
+    qtbot.waitUntil(lambda: area.viewport().width() < wide)  # laid out at 900
     assert area.widget().width() <= area.viewport().width()
 
 

@@ -38,11 +38,17 @@ def test_changes_made_elsewhere_show_up_and_nothing_is_lost(qtbot, seeded_librar
     )
     worker.start()
     # Meanwhile the window rates papers itself, through its own writer thread.
+    # A rating, then the next once another command has finished: the two interleave.
     ratings = 0
     while worker.is_alive():
-        window.commands.set_rating(1 + ratings % 5)
+        finished = len(results)
+        with qtbot.waitSignal(window.changes_applied, timeout=60_000):
+            window.commands.set_rating(1 + ratings % 5)
         ratings += 1
-        qtbot.wait(300)
+        qtbot.waitUntil(
+            lambda finished=finished: len(results) > finished or not worker.is_alive(),
+            timeout=60_000,
+        )
     worker.join()
     assert [r.returncode for r in results] == [0] * len(commands), [r.stderr for r in results]
 

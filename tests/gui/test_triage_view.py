@@ -260,6 +260,7 @@ def trained_by_promise(qtbot, window):
     return view, promise
 
 
+@pytest.mark.logs_warnings
 def test_a_dead_ranking_process_means_file_order_a_notice_and_a_restart(qtbot, window):
     import os
     import signal

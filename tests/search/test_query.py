@@ -63,7 +63,17 @@ def test_malformed_queries_explain_themselves_in_one_line(text: str, message: st
 
 
 def test_colons_inside_phrases_are_not_fields() -> None:
-    parse_query('"ratio: 3 to 1"')
+    """Outside quotes `word:` names a field (an unknown one is refused); inside, the
+    colon is punctuation and the words are searched as a phrase of the text."""
+    with pytest.raises(QueryError, match="unknown field 'speedup'"):
+        parse_query("speedup: linear scaling")
+    assert parse_query('"speedup: linear scaling"') == wq.Phrase(
+        "text", ["speedup", "linear", "scale"], slop=1
+    )
+    # `title:` quoted is the word "title", not the title field.
+    assert parse_query('"title: graph"') == wq.Phrase("text", ["titl", "graph"], slop=1)
+    # Numbers and stop words are not indexed: what is left is one word.
+    assert parse_query('"ratio: 3 to 1"') == wq.Term("text", "ratio")
 
 
 def test_highlight_terms_are_the_free_text_words() -> None:

@@ -1,6 +1,6 @@
 """List-wise matching gives whoosh's own hits, scores and order, on real abstracts.
 
-The index holds 1,500 papers of ../shared/data/corpus.jsonl in two segments, with
+The index holds the 607 papers of tests/data/corpus-sample.jsonl in two segments, with
 documents replaced (so whoosh filters deleted ones out), as a library has after an
 import and some edits. Each query is answered by whoosh's matchers and by
 set_matching; the lists must be the same, first with the posting cache empty, then full.
@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from itertools import islice
-from pathlib import Path
 
 import pytest
 from whoosh import index as windex
@@ -24,8 +22,10 @@ from paperdesk.search.live import LiveSearcher
 from paperdesk.search.query import parse_query
 from paperdesk.search.schema import IndexDocument
 from paperdesk.search.segments import INDEX_NAME
+from tests.conftest import CORPUS_SAMPLE
 
-PAPERS = 1500
+#: The first segment's papers; the rest go into a second one.
+FIRST_SEGMENT = 400
 #: Each kind of matcher set_matching evaluates: words, phrases (with slop, in a field),
 #: OR, NOT, ANDMAYBE, boosts, keyword and status fields.
 EVALUATED = [
@@ -75,15 +75,12 @@ def _document(number: int, record: dict[str, object]) -> IndexDocument:
 
 @pytest.fixture(scope="module")
 def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
-    corpus = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "corpus.jsonl"
-    if not corpus.is_file():
-        pytest.skip("../shared/data is not present")
-    with corpus.open(encoding="utf-8") as lines:
-        records = [json.loads(line) for line in islice(lines, PAPERS)]
+    with CORPUS_SAMPLE.open(encoding="utf-8") as lines:
+        records = [json.loads(line) for line in lines]
     documents = [_document(number, record) for number, record in enumerate(records, start=1)]
     index = FullTextIndex(tmp_path_factory.mktemp("index"))
-    index.rebuild([documents[:1000]], generation=1, total=1000)
-    index.add(documents[1000:], generation=2)
+    index.rebuild([documents[:FIRST_SEGMENT]], generation=1, total=FIRST_SEGMENT)
+    index.add(documents[FIRST_SEGMENT:], generation=2)
     # Replaced documents and deleted ones stay in their segment, hidden by whoosh.
     index.update([replace(d, rating=5) for d in documents[::9]], [3, 4], generation=3)
     index.close()
@@ -97,7 +94,7 @@ def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
 
 def _whoosh_ranked(searcher: Searcher, text: str) -> list[int]:
     """whoosh's order, without deleted documents: its NOT matcher lets through a deleted
-    last document of a segment (docnum 999 here, the old version of a replaced paper),
+    last document of a segment (the old version of a replaced paper),
     which set_matching leaves out, as every other whoosh matcher does."""
     deleted = searcher.reader().is_deleted
     top = searcher.search(parse_query(text), limit=None).top_n

@@ -18,6 +18,9 @@ from typing import Any
 
 import pytest
 
+# The whole shared corpus: every test here reads ../shared/data.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS_PAPERS = 13_417
 

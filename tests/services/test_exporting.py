@@ -27,6 +27,7 @@ from paperdesk.services import (
     tagging,
 )
 from paperdesk.services.desk import Desk
+from tests.conftest import lines_of
 
 HOSTILE_NOTES = [
     "Closing brace } first",
@@ -213,10 +214,8 @@ def test_preview_shows_the_first_entries(desk: Desk) -> None:
     assert text.count("@inproceedings{") == 2
 
 
-def test_whole_corpus_bibtex_parses_with_both_parsers(shared_data: Path) -> None:
-    records = read_json(
-        (shared_data / "corpus.jsonl").read_text(encoding="utf-8"), "corpus"
-    ).records
+def test_corpus_bibtex_parses_with_both_parsers(corpus_file: Path) -> None:
+    records = read_json(corpus_file.read_text(encoding="utf-8"), "corpus").records
     from datetime import datetime
 
     from paperdesk.core.models import Identifiers
@@ -244,4 +243,4 @@ def test_whole_corpus_bibtex_parses_with_both_parsers(shared_data: Path) -> None
     stream = io.StringIO()
     write_bibtex(papers, stream)
     assert_parses_everywhere(stream.getvalue(), len(records))
-    assert len(records) == 13417
+    assert len(records) == lines_of(corpus_file)

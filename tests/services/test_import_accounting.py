@@ -14,6 +14,7 @@ import pytest
 
 from paperdesk.services import duplicates, importing, reading
 from paperdesk.services.desk import Desk
+from tests.conftest import BIB_FILES
 from tests.services.conftest import SEEDS
 
 JOURNAL = Path(__file__).parent / "fixtures" / "journal_columns.bib"
@@ -113,8 +114,8 @@ def test_cli_json_and_text_give_the_accounting(empty_desk: Desk, tmp_path, capsy
 
 
 @pytest.mark.slow
-def test_every_shared_bibliography_accounts_for_each_entry(shared_data: Path, tmp_path) -> None:
-    files = sorted(p for p in (shared_data / "bib").rglob("*") if p.suffix in (".bib", ".ris"))
+def test_every_shared_bibliography_accounts_for_each_entry(tmp_path) -> None:
+    files = sorted(p for p in BIB_FILES.rglob("*") if p.suffix in (".bib", ".ris"))
     assert len(files) > 40
     for number, path in enumerate(files):
         with Desk.open(tmp_path / str(number)) as desk:

@@ -68,6 +68,7 @@ def test_a_disk_filling_during_a_rebuild_keeps_the_index_that_worked(
     assert searching.find_ids(desk, "graph").ids
 
 
+@pytest.mark.logs_warnings
 def test_a_failed_rebuild_at_open_deletes_nothing(
     desk: Desk, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -122,8 +122,8 @@ def test_a_sentence_shared_by_too_many_papers_is_not_a_block() -> None:
     assert list(index_of(*papers(MAX_BLOCK + 1), threshold=0.5).similar_pairs()) == []
 
 
-def _corpus(shared_data: Path) -> list[dict[str, object]]:
-    with (shared_data / "corpus.jsonl").open(encoding="utf-8") as lines:
+def _corpus(corpus_file: Path) -> list[dict[str, object]]:
+    with corpus_file.open(encoding="utf-8") as lines:
         return [json.loads(line) for line in lines]
 
 
@@ -137,8 +137,8 @@ def _transpose_two_letters(text: str, rng: random.Random) -> str:
     return " ".join(words)
 
 
-def test_corpus_typo_variants_find_their_own_paper(shared_data: Path) -> None:
-    papers = _corpus(shared_data)
+def test_corpus_typo_variants_find_their_own_paper(corpus_file: Path) -> None:
+    papers = _corpus(corpus_file)
     index = NearDuplicateIndex()
     for paper_id, paper in enumerate(papers):
         index.add(paper_id, str(paper["title"]), str(paper["abstract"]))
@@ -151,11 +151,11 @@ def test_corpus_typo_variants_find_their_own_paper(shared_data: Path) -> None:
 
 
 def test_corpus_prefaces_sharing_boilerplate_are_suggested_never_merged(
-    shared_data: Path,
+    corpus_file: Path,
 ) -> None:
     prefaces = [
         p
-        for p in _corpus(shared_data)
+        for p in _corpus(corpus_file)
         if str(p["title"]).startswith(
             ("The 35th Uncertainty in Artificial", "Proceedings of the thirty-seventh")
         )

@@ -54,7 +54,7 @@ def test_the_matrix_is_sent_in_slices_and_covers_every_paper(
     assert info["papers"] == papers and info["pid"] != os.getpid()
     # Reopened: the matrix comes from the process's cache, nothing is sent again.
     desk.promise.close()
-    again = Promise(desk)
+    again = Promise(desk.folder, desk.library)
     try:
         assert again.features() == papers
         assert again.info()["generation"] == 0  # loaded, not built
@@ -62,6 +62,7 @@ def test_the_matrix_is_sent_in_slices_and_covers_every_paper(
         again.close()
 
 
+@pytest.mark.logs_warnings
 def test_a_dead_process_means_file_order_a_notice_and_a_restart(
     desk: Desk, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -81,9 +82,11 @@ def test_a_dead_process_means_file_order_a_notice_and_a_restart(
         assert promise.best(candidates) is not None  # restarted, with the keep it had
         assert promise.latest() is not None and promise.latest().kind == "kept"
 
+    last = promise.link()
+    assert last is not None
     _kill(promise)
     assert promise.deaths == MAX_DEATHS and "3 times" in notices[-1]
-    time.sleep(0.2)
+    last._reader.join(60)  # its death handled whole: a restart would have begun by now
     assert promise.link() is None and promise.latest() is None
     assert promise.best(candidates) is None  # file order for good
     assert promise.order([3, 2, 1]) == [3, 2, 1]

@@ -13,12 +13,21 @@ import pytest
 
 from paperdesk.core.scope import Scope
 from paperdesk.search.index import FullTextIndex
-from paperdesk.services import importing, maintenance, reading, rolling_backups, searching, tagging
+from paperdesk.services import (
+    database_backups,
+    importing,
+    maintenance,
+    reading,
+    rolling_backups,
+    searching,
+    tagging,
+)
 from paperdesk.services.desk import Desk
 from paperdesk.services.write_lock import lock_for
 from tests.services.conftest import SEEDS
 
 
+@pytest.mark.logs_warnings
 def test_a_full_disk_under_the_index_never_fails_a_committed_change(desk, monkeypatch, caplog):
     def disk_full(*_args, **_kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -36,23 +45,29 @@ def test_a_full_disk_under_the_index_never_fails_a_committed_change(desk, monkey
 
 
 def test_a_change_waits_for_another_programs_and_says_so(desk):
-    held = threading.Event()
+    held, said = threading.Event(), threading.Event()
+    released: list[float] = []
 
     def another_program() -> None:
         with lock_for(desk.folder).hold():
             held.set()
-            time.sleep(1.6)
+            said.wait(60)  # holds the lock until the waiting change has said so
+            released.append(time.monotonic())
 
     told: list[str] = []
-    desk.on_wait = told.append
+
+    def on_wait(message: str) -> None:
+        told.append(message)
+        said.set()
+
+    desk.on_wait = on_wait
     other = threading.Thread(target=another_program)
     other.start()
-    held.wait()
-    started = time.monotonic()
+    assert held.wait(60)
     tagging.add_tags(desk, [1], ["after-the-wait"])
-    waited = time.monotonic() - started
+    done = time.monotonic()
     other.join()
-    assert waited >= 1.5
+    assert released and released[0] <= done  # the change went ahead only once released
     assert told == [
         f"waiting for another paperdesk to finish changing the library ({desk.folder.resolve()})..."
     ]
@@ -85,13 +100,13 @@ def test_the_first_open_of_the_day_backs_up_once_and_n_are_kept(seeded_template,
         Desk.open(desk.folder).close()
         assert list((desk.folder / "backups").glob("*-daily.sqlite3")) == daily
         for _ in range(4):
-            rolling_backups.take(desk, "import")
+            rolling_backups.take(desk.library, desk.folder, "import")
         assert len(list((desk.folder / "backups").glob("*.sqlite3"))) == 5
-        rolling_backups.set_kept(desk, 2)
-        assert rolling_backups.kept(desk) == 2
+        database_backups.set_kept(desk, 2)
+        assert rolling_backups.kept(desk.library) == 2
         assert len(list((desk.folder / "backups").glob("*.sqlite3"))) == 2
         with pytest.raises(Exception, match="keep at least one"):
-            rolling_backups.set_kept(desk, 0)
+            database_backups.set_kept(desk, 0)
 
 
 def test_an_empty_library_is_not_backed_up(empty_desk: Desk, tmp_path: Path):

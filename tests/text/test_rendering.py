@@ -19,6 +19,7 @@ from paperdesk.core.text import collapse_whitespace
 from paperdesk.search.highlight import hit_pattern
 from paperdesk.text import protect_markup, render, to_html, to_plain
 from paperdesk.text.lexer import read_events
+from tests.conftest import lines_of
 from tests.text.html_checks import assert_safe_html
 
 PLAIN_CASES = [
@@ -226,15 +227,15 @@ def test_seed_abstracts_keep_their_formatting_in_html() -> None:
     assert "<i>constructive proofs</i>" in html
 
 
-def _corpus_texts(shared_data: Path) -> list[str]:
-    with (shared_data / "corpus.jsonl").open(encoding="utf-8") as lines:
+def _corpus_texts(corpus_file: Path) -> list[str]:
+    with corpus_file.open(encoding="utf-8") as lines:
         records = [json.loads(line) for line in lines]
     return [text for r in records for text in (r["title"] or "", r["abstract"] or "")]
 
 
-def test_corpus_markup_never_reaches_plain_text(shared_data: Path) -> None:
-    texts = _corpus_texts(shared_data)
-    assert len(texts) == 2 * 13_417
+def test_corpus_markup_never_reaches_plain_text(corpus_file: Path) -> None:
+    texts = _corpus_texts(corpus_file)
+    assert len(texts) == 2 * lines_of(corpus_file)
     converted = 0
     for text in texts:
         plain = to_plain(text)
@@ -242,11 +243,11 @@ def test_corpus_markup_never_reaches_plain_text(shared_data: Path) -> None:
             if command in text:
                 assert command not in plain, (command, plain)
                 converted += 1
-    assert converted > 900  # the test really saw the markup it is about
+    assert converted > 150  # the test really saw the markup it is about
 
 
-def test_corpus_html_is_always_safe(shared_data: Path) -> None:
-    for text in _corpus_texts(shared_data):
+def test_corpus_html_is_always_safe(corpus_file: Path) -> None:
+    for text in _corpus_texts(corpus_file):
         if any(c in text for c in "<&$\\*_`"):
             assert_safe_html(to_html(text, hit_pattern(["learning", "train*"])))
 
@@ -282,6 +283,8 @@ def _no_error_logged() -> Iterator[None]:
     st.lists(_MARKUP_PIECES, max_size=40).map("".join) | st.text(max_size=80),
     st.lists(st.text(max_size=6), max_size=3),
 )
+# pylatexenc warns of a command without its argument (`\input` at the end): on purpose
+@pytest.mark.logs_warnings
 def test_rendering_never_fails_and_html_stays_safe(source: str, terms: list[str]) -> None:
     with _no_error_logged():
         plain = to_plain(source)
@@ -326,6 +329,8 @@ def test_protect_markup_escapes_text_that_would_read_differently(
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_MARKUP_PIECES, max_size=30).map("".join) | st.text(max_size=80))
+# pylatexenc warns of a macro that fails on this markup (`\url` without its argument)
+@pytest.mark.logs_warnings
 def test_protected_text_always_reads_back_as_itself(text: str) -> None:
     with _no_error_logged():
         assert to_plain(protect_markup(text)) == collapse_whitespace(text)
