@@ -32,10 +32,10 @@ def round_trip(name: str, files: list[Path], scratch: Path) -> None:
         report = timed(f"{name}: import", lambda: importing.import_files(desk, files))
         assert not report.failed, report.summary()
         # Some user data, so the backup is not papers alone.
-        ids = desk.library.papers.sorted_ids()[:200]
+        ids = desk._library.papers.sorted_ids()[:200]
         tagging.add_tags(desk, ids, ["bench/tagged"])
         target = scratch / f"{name}.json"
-        timed(f"{name}: read state ({len(ids)} tagged)", lambda: desk.library.backups.read_state())
+        timed(f"{name}: read state ({len(ids)} tagged)", lambda: desk._library.backups.read_state())
         count = timed(f"{name}: write backup", lambda: backup.write_backup(desk, target))
     size = target.stat().st_size / 1e6
     print(f"{name}: {count} papers, {size:.1f} MB")
@@ -44,7 +44,7 @@ def round_trip(name: str, files: list[Path], scratch: Path) -> None:
         timed(
             f"{name}: restore backup (with re-index)", lambda: backup.restore_backup(desk, target)
         )
-        assert desk.library.papers.count() == count
+        assert desk._library.papers.count() == count
         timed(f"{name}: of which re-index (run again)", lambda: maintenance.reindex(desk))
 
 

@@ -76,7 +76,7 @@ def bench_library(folder: Path, files: list[Path], label: str) -> None:
             timed(f"  again {query!r}", lambda q=query: searching.find_ids(desk, q))
         timed("  list all, sorted by title", lambda: searching.find_ids(desk, None, sort="title"))
         ids = searching.find_ids(desk, None).ids
-        timed("  load one page of 100 papers", lambda: desk.library.papers.get_many(ids[-100:]))
+        timed("  load one page of 100 papers", lambda: desk._library.papers.get_many(ids[-100:]))
     print(f"  peak memory so far {peak_mb():.0f} MB")
 
 

@@ -35,7 +35,7 @@ def main() -> None:
             start = time.perf_counter()
             importing.import_files(desk, [source])
             print(
-                f"setup: imported {desk.library.papers.count()} papers in "
+                f"setup: imported {desk._library.papers.count()} papers in "
                 f"{time.perf_counter() - start:.1f} s"
             )
             for name, extension in exporting.EXTENSIONS.items():

@@ -405,7 +405,7 @@ def import_blocks(
         before = window.model.rowCount()
         desk = window.desk
         assert desk is not None
-        generation_before = desk.library.generation()
+        generation_before = desk._library.generation()
         finished: list[object] = []
         window.transfers.import_finished.connect(finished.append)
         scrollbar = window.table.verticalScrollBar()
@@ -454,9 +454,9 @@ def import_blocks(
             scroller.stop()
             figure("  longest GUI-thread block, whole import", watch.stop())
             watch.print_blocks("whole import")
-            papers = desk.library.papers.count()
+            papers = desk._library.papers.count()
             print(f"{'  papers before / after':<52} {before:>9,} / {papers:,}")
-            same = papers == before and desk.library.generation() == generation_before
+            same = papers == before and desk._library.generation() == generation_before
             print(f"{'  library as before (papers, generation)':<52} {'yes' if same else 'NO'}")
             window.close()
             return
@@ -544,7 +544,7 @@ def _cancel_once(app: QApplication, folder: Path, copy: Path, wait_s: float | No
     wait_for(app, lambda: bool(finished))
     figure(f"import cancelled {moment} -> stopped", time.perf_counter() - start)
     wait_for(app, window.runner.is_idle)
-    after = window.desk.library.papers.count() if window.desk else -1
+    after = window.desk._library.papers.count() if window.desk else -1
     print(f"{'  papers before / after':<52} {before:>9,} / {after:,}")
     window.close()
 

@@ -64,7 +64,7 @@ def measure(library: Path, source: Path, profile: bool, index: bool) -> dict[str
     stored_cpu = time.process_time() - cpu_start
     stored_mb = peak_mb()
     ids = searching.find_ids(desk, None).ids
-    desk.library.papers.get_many(ids[:100])
+    desk._library.papers.get_many(ids[:100])
     visible = time.perf_counter() - start
     if profiler:
         profiler.disable()
@@ -74,7 +74,7 @@ def measure(library: Path, source: Path, profile: bool, index: bool) -> dict[str
     if index:
         importing.index_import(desk, report, changes)
         searchable = time.perf_counter() - start
-    papers = desk.library.papers.count()
+    papers = desk._library.papers.count()
     desk.close()
     return {
         "summary": ImportReport(files=[report]).summary(),

@@ -240,10 +240,10 @@ def import_today(source: Path, folder: Path, how: str) -> dict[str, Any]:
     _, report = profiled(until_stored, how)
     stored = time.perf_counter() - wall
     stored_cpu = time.process_time() - cpu
-    shown = _first_page(desk.library)
+    shown = _first_page(desk._library)
     visible = time.perf_counter() - wall
-    papers = desk.library.count()
-    documents = _time_documents(desk.library)
+    papers = desk._library.count()
+    documents = _time_documents(desk._library)
     desk.close()
     return {
         "stored_s": stored,

@@ -64,7 +64,7 @@ def rating_action(folder: Path, setting: str, commits: int) -> tuple[float, floa
     db.SYNCHRONOUS = setting  # read by every connection the library opens
     with Desk.open(folder / f"library-{setting}") as desk:
         importing.import_files(desk, SEEDS)
-        ids = desk.library.papers.sorted_ids()
+        ids = desk._library.papers.sorted_ids()
         return per_commit(commits, lambda n: editing.set_rating(desk, [ids[n % len(ids)]], n % 6))
 
 

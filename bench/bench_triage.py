@@ -70,7 +70,7 @@ def main() -> None:
     window = open_window(app, folder, settings)
     desk = window.desk
     assert desk is not None
-    print(f"library: {desk.library.papers.count():,} papers", flush=True)
+    print(f"library: {desk._library.papers.count():,} papers", flush=True)
 
     cpu, wall = time.process_time(), time.perf_counter()
     desk.promise.features()

@@ -42,7 +42,7 @@ from index_variants import CURRENT, RECOMMENDED, build_parallel, build_serial
 
 from paperdesk.core import fields
 from paperdesk.core.models import Status
-from paperdesk.services import editing, importing, indexing, notes, searching, shortlists, tagging
+from paperdesk.services import editing, importing, notes, searching, shortlists, tagging
 from paperdesk.services.desk import Desk
 from paperdesk.services.import_plan import plan_file
 
@@ -83,7 +83,7 @@ def import_library(corpus: Path, folder: Path) -> dict[str, Any]:
         stored = time.perf_counter() - started
         importing.index_import(desk, report, changes)
         searchable = time.perf_counter() - started
-        papers = desk.library.papers.count()
+        papers = desk._library.papers.count()
         _user_data(desk)
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     return {
@@ -100,14 +100,14 @@ def import_library(corpus: Path, folder: Path) -> dict[str, Any]:
 
 def _user_data(desk: Desk) -> None:
     """A little of what users add, so tag, note, shortlist and status queries find some."""
-    ids = desk.library.papers.sorted_ids("added")
+    ids = desk._library.papers.sorted_ids("added")
     tagging.add_tags(desk, ids[::40], ["ml/rnn"])
     editing.set_status(desk, ids[::7], Status.TO_READ)
     editing.set_rating(desk, ids[::11], 4)
     shortlists.create(desk, "reading group", ids[::150])
     for paper_id in ids[::2500]:
         notes.set_note(desk, paper_id, "check the **proofs** first")
-    indexing.catch_up(desk)  # what the bulk changes left to re-index
+    desk.catch_up_deferred()  # what the bulk changes left to re-index
 
 
 # ------------------------------------------------------------------ floors
@@ -192,7 +192,7 @@ def searches(folder: Path, runs: int) -> dict[str, Any]:
             "hits": len(author[0][1].ids),
         }
         found["sorts"] = _sorts(desk, runs)
-        paper_id = desk.library.papers.sorted_ids("added")[-1]
+        paper_id = desk._library.papers.sorted_ids("added")[-1]
         tag_ms, _ = timed(lambda: tagging.add_tags(desk, [paper_id], ["bench-fresh"]))
         seen_ms, seen = timed(lambda: searching.find_ids(desk, "tag:bench-fresh"))
         assert seen.ids == [paper_id], "a search did not see the tag just added"
@@ -211,7 +211,7 @@ def _sorts(desk: Desk, runs: int) -> dict[str, list[float]]:
     after a change (the kept order follows the change), then warm (median); the first
     two in CPU too. In ms: [after a change, warm, its CPU, first sort, its CPU]."""
     result: dict[str, list[float]] = {}
-    some = desk.library.papers.sorted_ids("added")[:1]
+    some = desk._library.papers.sorted_ids("added")[:1]
     for number, key in enumerate(searching.SORT_KEYS):
         if key == fields.PROMISE:
             continue  # the learnt ranking's order, not a column (bench_ranking.py)

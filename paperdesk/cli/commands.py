@@ -27,6 +27,7 @@ from paperdesk.core.models import Status
 from paperdesk.core.scope import Scope
 from paperdesk.services import (
     backup,
+    database_backups,
     desktop,
     duplicates,
     editing,
@@ -365,7 +366,7 @@ def cmd_check(desk: Desk, args: argparse.Namespace) -> int:
 
 def cmd_backup(desk: Desk, args: argparse.Namespace) -> int:
     if args.keep is not None:
-        pruned = rolling_backups.set_kept(desk, args.keep)
+        pruned = database_backups.set_kept(desk, args.keep)
         print(f"keeping the newest {args.keep} automatic backups ({len(pruned)} deleted)")
         if args.output is None:
             return 0
@@ -387,7 +388,7 @@ def cmd_restore(_desk: None, args: argparse.Namespace) -> int:
     if not source.is_file():
         raise PaperdeskError(f"{source}: no such file")
     if rolling_backups.is_database_file(source):
-        restored = rolling_backups.restore_database(
+        restored = database_backups.restore_database(
             library_dir, source, force=args.force, progress=progress, on_wait=tell
         )
         bar.finish()
@@ -400,7 +401,7 @@ def cmd_restore(_desk: None, args: argparse.Namespace) -> int:
     return 0
 
 
-def describe_restore(source: Path, restored: rolling_backups.Restored) -> str:
+def describe_restore(source: Path, restored: database_backups.Restored) -> str:
     noun = "paper" if restored.papers == 1 else "papers"
     line = f"restored {restored.papers} {noun} from {source}"
     if restored.kept_aside is not None:

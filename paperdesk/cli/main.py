@@ -14,7 +14,7 @@ from paperdesk.cli.parser import build_parser
 from paperdesk.config import resolve_library, resolve_library_dir
 from paperdesk.core.errors import DamagedLibraryError, PaperdeskError, PasswordNeeded, QueryError
 from paperdesk.core.team_url import TeamAddress
-from paperdesk.services import rolling_backups
+from paperdesk.services import database_backups
 from paperdesk.services.desk import Desk
 
 EXIT_USAGE = 2  # a malformed query, like argparse's own usage errors
@@ -28,7 +28,7 @@ def offer_restore(library_dir: Path, error: DamagedLibraryError) -> int:
     print(f"Restore {backup.name} now? [y/N] ", end="", file=sys.stderr, flush=True)
     if sys.stdin.readline().strip().lower() not in {"y", "yes"}:
         return EXIT_ERROR
-    restored = rolling_backups.restore_database(library_dir, backup, on_wait=tell)
+    restored = database_backups.restore_database(library_dir, backup, on_wait=tell)
     print(describe_restore(backup, restored))
     return 0
 

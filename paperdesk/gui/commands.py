@@ -352,7 +352,7 @@ class Commands:
         self.operations.read(
             "Export PRISMA counts",
             lambda desk: screenings.export_prisma(desk, screening, path),
-            lambda _counts: self.panes.window.statusBar().showMessage(
+            lambda _counts: self.panes.tell(
                 f"PRISMA counts of {screening.name} written to {path}", 5000
             ),
             partial(self.operations.errors.report, "Export PRISMA counts"),

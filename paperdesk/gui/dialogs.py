@@ -82,7 +82,7 @@ class Asker:
         return Path(name)
 
     def export_folder(self) -> Path:
-        last = self._settings.value(EXPORT_FOLDER_KEY, "", type=str)
+        last = str(self._settings.value(EXPORT_FOLDER_KEY, "", type=str))
         if last and Path(last).is_dir():
             return Path(last)
         documents = QStandardPaths.writableLocation(

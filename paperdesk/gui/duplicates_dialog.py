@@ -109,7 +109,8 @@ class DuplicatesDialog(QDialog):
                 "be one. Merge keeps the first paper of a group (undo brings the others "
                 "back); Keep Apart says they are different papers."
             )
-            self.groups.setCurrentItem(self.groups.topLevelItem(0))
+            if (first := self.groups.topLevelItem(0)) is not None:
+                self.groups.setCurrentItem(first)
         else:
             self.summary.setText("No likely duplicates in this library.")
         self._enable_buttons()

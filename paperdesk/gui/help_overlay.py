@@ -34,6 +34,7 @@ class HelpOverlay(QWidget):
 
     def __init__(self, title: str, rows: KeyRows, parent: QWidget) -> None:
         super().__init__(parent)
+        self._covered = parent
         self.setObjectName("helpOverlay")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setAccessibleName("Keys")
@@ -54,7 +55,7 @@ class HelpOverlay(QWidget):
         self.hide()
 
     def open(self) -> None:
-        self.setGeometry(self.parentWidget().rect())
+        self.setGeometry(self._covered.rect())
         self._place_panel()
         self.show()
         self.raise_()
@@ -67,8 +68,8 @@ class HelpOverlay(QWidget):
         self.panel.move((self.width() - size.width()) // 2, (self.height() - size.height()) // 2)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.parentWidget() and event.type() == QEvent.Type.Resize:
-            self.setGeometry(self.parentWidget().rect())
+        if watched is self._covered and event.type() == QEvent.Type.Resize:
+            self.setGeometry(self._covered.rect())
             self._place_panel()
         return False
 

@@ -12,7 +12,6 @@ from PySide6.QtCore import QObject, Signal
 
 from paperdesk.gui.job_progress import JobProgress
 from paperdesk.gui.operations import Operations
-from paperdesk.services import indexing
 
 #: Papers re-indexed per writer job: about half a second of whoosh's time.
 CHUNK = 400
@@ -39,7 +38,7 @@ class IndexCatchUp(QObject):
         desk = self.operations.desk
         if desk is None or self._running:
             return
-        remaining = indexing.behind(desk)
+        remaining = desk.papers_behind()
         if remaining:
             self._running = True
             self._total = remaining
@@ -54,7 +53,7 @@ class IndexCatchUp(QObject):
             return
         self.operations.runner.write(
             "Updating the search index",
-            lambda job: indexing.catch_up(desk, CHUNK),
+            lambda job: desk.catch_up_deferred(CHUNK),
             on_done=self._chunk_done,
             on_error=self._failed,
         )

@@ -10,16 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
 from paperdesk.core.errors import DamagedLibraryError
-from paperdesk.gui.tasks import Job
-from paperdesk.services import rolling_backups
-
-if TYPE_CHECKING:
-    from paperdesk.gui.main_window import MainWindow
+from paperdesk.gui.job_progress import JobProgress
+from paperdesk.gui.library_watch import LibraryWatch
+from paperdesk.gui.tasks import Job, TaskRunner
+from paperdesk.services import database_backups
 
 READ_ONLY_TEXT = (
     "This library is read-only (its folder or disk cannot be written): you can read, "
@@ -66,8 +65,21 @@ def offer_restore(
     return box
 
 
+class RestoringWindow(Protocol):
+    """What a restore needs of the main window (gui/main_window.py, which calls it)."""
+
+    @property
+    def library_dir(self) -> Path: ...
+    @property
+    def progress(self) -> JobProgress: ...
+    @property
+    def watch(self) -> LibraryWatch: ...
+    @property
+    def runner(self) -> TaskRunner: ...
+
+
 def restore_backup(
-    window: MainWindow,
+    window: RestoringWindow,
     backup: Path,
     on_done: Callable[[], None],
     on_error: Callable[[BaseException], None],
@@ -77,8 +89,8 @@ def restore_backup(
     window.progress.start("Restoring the backup…", cancellable=False)
     folder = window.library_dir
 
-    def restore_it(job: Job) -> rolling_backups.Restored:
-        return rolling_backups.restore_database(
+    def restore_it(job: Job) -> database_backups.Restored:
+        return database_backups.restore_database(
             folder,
             backup,
             progress=lambda done, total: job.report_progress(done, total, "Indexing papers"),

@@ -179,7 +179,7 @@ class MainWindow(QMainWindow):
         self._restore_state()
         self.setAcceptDrops(True)
         self._set_library_enabled(False)
-        self._open_library()
+        self.open_library()
 
     # --- construction ----------------------------------------------------------------
     def _build_layout(self) -> None:
@@ -243,7 +243,7 @@ class MainWindow(QMainWindow):
         self.detail.mark_removed.connect(partial(highlights.remove_highlight, self.operations))
 
     # --- opening ---------------------------------------------------------------------
-    def _open_library(self) -> None:
+    def open_library(self) -> None:
         library = self.address or self.library_dir
         self.statusBar().showMessage(f"Opening {location_text(library)}…")
         self.progress.start("Opening the library…", cancellable=False)
@@ -251,7 +251,7 @@ class MainWindow(QMainWindow):
             "Open the library",
             partial(open_desk, library, on_wait=self.watch.waiting.emit),
             on_done=self._on_desk_opened,
-            on_error=self._on_open_failed,
+            on_error=self.on_open_failed,
             on_progress=self.progress.update_progress,
         )
 
@@ -273,7 +273,7 @@ class MainWindow(QMainWindow):
         self.run_search()
         self.desk_opened.emit()
 
-    def _on_open_failed(self, error: BaseException) -> None:
+    def on_open_failed(self, error: BaseException) -> None:
         self.progress.hide()
         if self.team.ask_password(error):
             return
@@ -292,7 +292,7 @@ class MainWindow(QMainWindow):
 
     def restore(self, backup: Path) -> None:
         """Put `backup` in place of the library's (damaged) database, then open it."""
-        restore_backup(self, backup, on_done=self._open_library, on_error=self._on_open_failed)
+        restore_backup(self, backup, on_done=self.open_library, on_error=self.on_open_failed)
 
     def _set_library_enabled(self, enabled: bool) -> None:
         for widget in (self.sidebar, self.search_bar, self.table, self.detail):
@@ -311,7 +311,8 @@ class MainWindow(QMainWindow):
     def _fetch_papers(self, ids: Sequence[int]) -> list[Paper]:
         # One page of rows: a short bounded read, fine on the GUI thread (DESIGN §5),
         # unless a team library's server is away (it may take seconds to fail).
-        return reading.papers(self.desk, ids) if self.team.can_read() else []
+        desk = self.desk
+        return reading.papers(desk, ids) if desk is not None and self.team.can_read() else []
 
     def run_search(self, *_args: object) -> None:
         scope, text = self.sidebar.scope(), self.search_bar.text()
@@ -566,6 +567,7 @@ class MainWindow(QMainWindow):
     # --- window state ----------------------------------------------------------------
     def _restore_state(self) -> None:
         restore_layout(self)
+        self.menus.show_sort(self.sort.key, self.sort.descending)
 
     def _save_columns(self) -> None:
         # At once, not only on close: a crash must not cost the user their columns.

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu, QMenuBar
@@ -23,13 +23,17 @@ from paperdesk.core.fields import RELEVANCE
 from paperdesk.core.models import MAX_RATING, Status, UndoLabels
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.core.team_url import TeamAddress
-from paperdesk.gui.demo_offer import load_demo
+from paperdesk.gui.commands import Commands
+from paperdesk.gui.demo_offer import DemoWindow, load_demo
+from paperdesk.gui.detail_pane import DetailPane
+from paperdesk.gui.paper_table import PaperTable
 from paperdesk.gui.paper_table_model import COLUMN_SORT_KEYS, COLUMN_TITLES
 from paperdesk.gui.resources import icon
-from paperdesk.gui.sidebar import STATUS_LABELS
-
-if TYPE_CHECKING:  # the window builds its menus; only the type is needed here
-    from paperdesk.gui.main_window import MainWindow
+from paperdesk.gui.search_bar import SearchBar
+from paperdesk.gui.sidebar import STATUS_LABELS, Sidebar
+from paperdesk.gui.table_sort import TableSort
+from paperdesk.gui.team_library import TeamLibrary
+from paperdesk.gui.triage_mode import TriageMode
 
 STATUS_KEYS = {
     Status.NEW: "N",
@@ -40,8 +44,38 @@ STATUS_KEYS = {
 }
 
 
+class MenuWindow(DemoWindow, Protocol):
+    """What the menus act on: the main window (gui/main_window.py), which builds them."""
+
+    @property
+    def commands(self) -> Commands: ...
+    @property
+    def team(self) -> TeamLibrary: ...
+    @property
+    def triage(self) -> TriageMode: ...
+    @property
+    def search_bar(self) -> SearchBar: ...
+    @property
+    def detail(self) -> DetailPane: ...
+    @property
+    def sidebar(self) -> Sidebar: ...
+    @property
+    def table(self) -> PaperTable: ...
+    @property
+    def sort(self) -> TableSort: ...
+    def choose_library(self) -> None: ...
+    def switch_library(self, library: Path | TeamAddress) -> None: ...
+    def show_preferences(self) -> None: ...
+    def show_shortcuts(self) -> None: ...
+    def sort_by_promise(self) -> None: ...
+    def close(self, /) -> bool: ...
+    def menuBar(self, /) -> QMenuBar: ...
+    def addAction(self, action: QAction, /) -> None: ...
+    def removeAction(self, action: QAction, /) -> None: ...
+
+
 class WindowMenus:
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: MenuWindow) -> None:
         self.window = window
         self.tag_toggle_actions: list[QAction] = []
         self.sort_actions: dict[str, QAction] = {}
@@ -56,7 +90,7 @@ class WindowMenus:
         shortcut: QKeySequence | str | None = None,
         icon_name: str | None = None,
     ) -> QAction:
-        action = QAction(text, self.window)
+        action = QAction(text, self.window.window())
         if shortcut:
             action.setShortcut(QKeySequence(shortcut))
         if icon_name:
@@ -176,17 +210,17 @@ class WindowMenus:
 
     def _build_sort_actions(self) -> None:
         """View > Sort By: relevance or any column, and the direction."""
-        group = QActionGroup(self.window)
+        group = QActionGroup(self.window.window())
         names = {RELEVANCE: "Relevance"} | {
             key: COLUMN_TITLES[column] for column, key in COLUMN_SORT_KEYS.items()
         }
         for key, name in names.items():
-            action = QAction(name, self.window)
+            action = QAction(name, self.window.window())
             action.setCheckable(True)
             action.triggered.connect(lambda _checked=False, k=key: self.window.sort.by(k))
             group.addAction(action)
             self.sort_actions[key] = action
-        self.descending_action = QAction("&Descending", self.window)
+        self.descending_action = QAction("&Descending", self.window.window())
         self.descending_action.setCheckable(True)
         self.descending_action.triggered.connect(self.window.sort.set_descending)
 
@@ -245,7 +279,7 @@ class WindowMenus:
 
     def paper_menu(self, shortlists: list[str]) -> QMenu:
         """The right-click menu on papers: the menu bar's actions on the selection."""
-        menu = QMenu(self.window)
+        menu = QMenu(self.window.window())
         menu.addAction(self.open_action)
         menu.addSeparator()
         menu.addMenu(self.status_menu)

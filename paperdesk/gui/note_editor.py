@@ -55,7 +55,7 @@ class NotePreview(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.anchorClicked.connect(lambda url: open_link(url.toString()))
 
-    def loadResource(self, kind: int, name: QUrl) -> object:
+    def loadResource(self, kind: int, name: QUrl | str) -> object:
         # An image or style sheet named in a note is never read: not from disk, not
         # from the network (a note may come from someone else's export).
         return None

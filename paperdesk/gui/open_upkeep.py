@@ -29,9 +29,12 @@ from paperdesk.gui.tasks import Job
 class ListingWindow(Protocol):
     """What the upkeep watches of the main window."""
 
-    table: QTableView
-    search_applied: SignalInstance
-    failed: SignalInstance
+    @property
+    def table(self) -> QTableView: ...
+    @property
+    def search_applied(self) -> SignalInstance: ...
+    @property
+    def failed(self) -> SignalInstance: ...
 
 
 class OpenUpkeep(QObject):

@@ -11,6 +11,7 @@ from PySide6.QtCore import (
     QItemSelection,
     QItemSelectionModel,
     QModelIndex,
+    QPersistentModelIndex,
     QPoint,
     QRect,
     Qt,
@@ -115,7 +116,9 @@ class IconOnlyDelegate(QStyledItemDelegate):
     """Paints a cell's icon, centred, without its text: the status column, whose text
     stays in the model for tooltips, copying and screen readers."""
 
-    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
         super().initStyleOption(option, index)
         option.text = ""
         option.features &= ~QStyleOptionViewItem.ViewItemFeature.HasDisplay

@@ -85,7 +85,7 @@ class BarPlot(Plot):
         metrics = QFontMetrics(self.font())
         axis = metrics.horizontalAdvance("0000") + 4
         bottom = area.bottom() - metrics.height() - 2
-        top_value = max(value for _, value in self.bars) or 1
+        top_value: float = max(value for _, value in self.bars) or 1
         step = nice_step(top_value)
         top_value = step * max(1, -(-top_value // step))
         height = bottom - area.top()

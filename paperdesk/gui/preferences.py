@@ -53,7 +53,7 @@ class Preferences:
         theme = str(settings.value("preferences/theme", "system"))
         return cls(
             theme=theme if theme in THEMES else "system",
-            font_size=int(settings.value("preferences/font-size", 0, type=int)),
+            font_size=_int(settings.value("preferences/font-size", 0, type=int)),
             confirm_delete=bool(settings.value(CONFIRM_DELETE_KEY, True, type=bool)),
             default_library=config.chosen_default_library_dir(),
         )
@@ -67,24 +67,33 @@ class Preferences:
 
 
 # --- applying them to the running application -------------------------------------------
-_started_with: dict[str, object] = {}
+@dataclass(frozen=True)
+class _PlatformLook:
+    """What the platform gave at start: "system" goes back to it."""
+
+    style: str
+    palette: QPalette
+    font: QFont
+
+
+_started_with: list[_PlatformLook] = []
 
 
 def apply_preferences(app: QApplication, preferences: Preferences) -> None:
     """Theme and font size for every window, now."""
     if not _started_with:
-        # What the platform gave: "system" goes back to it.
-        _started_with.update(
-            style=app.style().name(), palette=QPalette(app.palette()), font=QFont(app.font())
+        _started_with.append(
+            _PlatformLook(app.style().name(), QPalette(app.palette()), QFont(app.font()))
         )
+    platform = _started_with[0]
     if preferences.theme == "system":
-        app.setStyle(str(_started_with["style"]))
-        app.setPalette(_started_with["palette"])  # type: ignore[arg-type]
+        app.setStyle(platform.style)
+        app.setPalette(platform.palette)
     else:
         # Fusion honours a palette on every platform; native styles may ignore it.
         app.setStyle("Fusion")
         app.setPalette(dark_palette() if preferences.theme == "dark" else light_palette())
-    font = QFont(_started_with["font"])  # type: ignore[arg-type]
+    font = QFont(platform.font)
     if preferences.font_size > 0:
         font.setPointSize(preferences.font_size)
     app.setFont(font)
@@ -132,10 +141,17 @@ def is_dark() -> bool:
     return window.lightness() < 128
 
 
+def _int(value: object) -> int:
+    """A QSettings number (read with type=int): 0 when it is not one."""
+    return value if isinstance(value, int) else 0
+
+
 # --- recent libraries --------------------------------------------------------------------
 def recent_libraries(settings: QSettings) -> list[Path | TeamAddress]:
     """Library folders and team libraries' addresses (never with a password)."""
-    values = settings.value(RECENT_KEY, [], type=list) or []
+    values = settings.value(RECENT_KEY, [], type=list)
+    if not isinstance(values, list):
+        return []
     return [TeamAddress(str(v)) if is_team_url(str(v)) else Path(str(v)) for v in values]
 
 

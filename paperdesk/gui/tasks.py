@@ -47,7 +47,8 @@ class Job:
     on_progress: ProgressCallback | None = None
     key: str | None = None
     _cancelled: threading.Event = field(default_factory=threading.Event)
-    _emit_progress: Callable[[int, int, int, str], None] | None = None
+    #: Set by the runner that takes the job: where its progress goes (a Qt signal).
+    emit_progress: Callable[[int, int, int, str], None] | None = None
     _last_progress: float = 0.0
 
     def cancel(self) -> None:
@@ -59,11 +60,11 @@ class Job:
     def report_progress(self, done: int, total: int, text: str = "") -> None:
         """Thread-safe; throttled so a per-record report cannot flood the GUI's queue."""
         now = time.monotonic()
-        if self._emit_progress is None:
+        if self.emit_progress is None:
             return
         if done >= total or done <= 1 or now - self._last_progress >= PROGRESS_INTERVAL_S:
             self._last_progress = now
-            self._emit_progress(self.id, done, total, text)
+            self.emit_progress(self.id, done, total, text)
 
 
 PROGRESS_INTERVAL_S = 0.05
@@ -88,7 +89,7 @@ class SerialWorker(QThread):
         if job.key is not None:
             with self._lock:
                 self._latest_by_key[job.key] = job.id
-        job._emit_progress = self.progressed.emit
+        job.emit_progress = self.progressed.emit
         self._queue.put(job)
 
     def is_superseded(self, job: Job) -> bool:

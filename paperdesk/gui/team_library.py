@@ -9,7 +9,7 @@ File > Connect to Team Library… builds an address and opens a window on it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtWidgets import QDialog, QInputDialog
 
@@ -18,12 +18,9 @@ from paperdesk.core.errors import PasswordNeeded
 from paperdesk.core.team_url import TeamAddress
 from paperdesk.gui.tasks import Job
 from paperdesk.gui.team_connect import ask_password, connect_to_team
-from paperdesk.gui.team_offline import OfflineMode
+from paperdesk.gui.team_offline import OfflineMode, OfflineWindow
 from paperdesk.services.desk import Desk
 from paperdesk.services.write_lock import Notice
-
-if TYPE_CHECKING:
-    from paperdesk.gui.main_window import MainWindow
 
 
 def window_title(library: Path | TeamAddress) -> str:
@@ -51,8 +48,19 @@ def library_folder(library: Path | TeamAddress) -> Path:
     return team_state_dir(library) if isinstance(library, TeamAddress) else Path(library)
 
 
+class TeamWindow(OfflineWindow, Protocol):
+    """What a team library needs of the main window (gui/main_window.py, which makes
+    it): the offline mode's, and opening the library again with a password."""
+
+    address: TeamAddress | None
+
+    def open_library(self) -> None: ...
+    def on_open_failed(self, error: BaseException) -> None: ...
+    def switch_library(self, library: Path | TeamAddress) -> None: ...
+
+
 class TeamLibrary:
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: TeamWindow) -> None:
         self.window = window
         self.offline = OfflineMode(window)
         self.connect_dialog: QDialog | None = None
@@ -67,7 +75,7 @@ class TeamLibrary:
 
     def choose_team_library(self) -> None:
         """File > Connect to Team Library…: the app opens a window on the address given."""
-        self.connect_dialog = connect_to_team(self.window, self.window.switch_library)
+        self.connect_dialog = connect_to_team(self.window.window(), self.window.switch_library)
 
     def ask_password(self, error: BaseException) -> bool:
         """After a failed open: ask for the password the server wants (again, when it
@@ -80,14 +88,14 @@ class TeamLibrary:
 
         def open_with(password: str) -> None:
             window.address = address.with_password(password)
-            window._open_library()
+            window.open_library()
 
         def declined() -> None:
             self._declined = True
-            window._on_open_failed(error)
+            window.on_open_failed(error)
 
         window.statusBar().showMessage(str(error))
         refused = address.password is not None
-        self.password_prompt = ask_password(window, address, open_with, refused)
+        self.password_prompt = ask_password(window.window(), address, open_with, refused)
         self.password_prompt.rejected.connect(declined)
         return True

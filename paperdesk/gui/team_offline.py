@@ -11,39 +11,53 @@ library saves them.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, SignalInstance
+from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
-from paperdesk.core.errors import ReadOnlyLibraryError, ServerUnreachable
+from paperdesk.gui.detail_pane import DetailPane
 from paperdesk.gui.library_notices import READ_ONLY_TEXT
+from paperdesk.gui.library_watch import LibraryWatch
+from paperdesk.gui.operations import Operations
+from paperdesk.gui.paper_table_model import PaperTableModel
 from paperdesk.services import note_drafts, pending_changes
 from paperdesk.services.desk import Desk
-
-if TYPE_CHECKING:
-    from paperdesk.gui.main_window import MainWindow
 
 log = logging.getLogger(__name__)
 
 OFFLINE_TEXT = "Team library unreachable — retrying."
 KEPT = "Kept on this machine ({count} waiting): applied once the team library is back."
-DRAFT_KEPT = "The note is kept as a draft and saved once the team library is back."
 BACK = "The team library is back: changes are saved again."
 
 
-def is_offline_refusal(desk: Desk | None, error: BaseException) -> bool:
-    """Whether a team library refused a change only because its server is away."""
-    if desk is None or desk.address is None:
-        return False
-    # A reader's library is read-only too, and stays so: only the server's absence counts.
-    return isinstance(error, ServerUnreachable) or (
-        desk.offline and isinstance(error, ReadOnlyLibraryError)
-    )
+class OfflineWindow(Protocol):
+    """What the offline mode needs of the main window (gui/main_window.py, which makes
+    it through gui/team_library.py)."""
+
+    @property
+    def watch(self) -> LibraryWatch: ...
+    @property
+    def desk_opened(self) -> SignalInstance: ...
+    @property
+    def desk(self) -> Desk | None: ...
+    @property
+    def operations(self) -> Operations: ...
+    @property
+    def detail(self) -> DetailPane: ...
+    @property
+    def read_only_banner(self) -> QLabel: ...
+    @property
+    def model(self) -> PaperTableModel: ...
+    def run_search(self, *_args: object) -> None: ...
+    def statusBar(self, /) -> QStatusBar: ...
+    def installEventFilter(self, filterObj: QObject, /) -> None: ...
+    def window(self, /) -> QWidget: ...
 
 
 class OfflineMode(QObject):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: OfflineWindow) -> None:
+        super().__init__(window.window())
         self.window = window
         window.watch.unreachable.connect(self.go_offline)
         window.watch.reachable.connect(self.come_back)

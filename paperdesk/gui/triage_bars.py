@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from functools import partial
 
 from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent
@@ -169,6 +170,10 @@ class HighlightBar(Bar):
         self.quote.setWordWrap(True)
         self.quote.setTextFormat(Qt.TextFormat.PlainText)
         self.column.addWidget(self.quote)
+        self.comment = QLineEdit()
+        self.comment.setAccessibleName("Comment")
+        self.comment.setPlaceholderText("Comment (optional)")
+        self.comment.returnPressed.connect(self._submit)
         row = QHBoxLayout()
         self.colours = QButtonGroup(self)
         self.colours.setExclusive(True)
@@ -186,12 +191,8 @@ class HighlightBar(Bar):
                 "QToolButton:checked { border: 3px solid palette(highlight); }"
             )
             self.colours.addButton(button, number - 1)
-            button.clicked.connect(lambda _checked=False: self.comment.setFocus())
+            button.clicked.connect(self.comment.setFocus)
             row.addWidget(button)
-        self.comment = QLineEdit()
-        self.comment.setAccessibleName("Comment")
-        self.comment.setPlaceholderText("Comment (optional)")
-        self.comment.returnPressed.connect(self._submit)
         row.addWidget(self.comment, 1)
         self.column.addLayout(row)
         keys: dict[tuple[int, int], Callable[[], None]] = {
@@ -200,7 +201,7 @@ class HighlightBar(Bar):
         }
         for index in range(len(ANNOTATION_COLOURS)):
             key = Qt.Key.Key_1.value + index
-            keys[(key, CTRL)] = lambda index=index: self.choose(index)
+            keys[(key, CTRL)] = partial(self.choose, index)
         self.finish_layout(self.comment, keys)
         self.choose(0)
 
@@ -250,8 +251,8 @@ class ReasonBar(Bar):
         self.input.returnPressed.connect(self._submit)
         self.column.addWidget(self.listing)
         self.column.addWidget(self.input)
-        digits = {
-            (getattr(Qt.Key, f"Key_{n}").value, PLAIN): (lambda n=n: self._pick(n))
+        digits: dict[tuple[int, int], Callable[[], None]] = {
+            (int(getattr(Qt.Key, f"Key_{n}").value), PLAIN): partial(self._pick, n)
             for n in range(1, 10)
         }
         self.finish_layout(self.input, digits)

@@ -96,12 +96,16 @@ class TriageHeader(QFrame):
         row.addWidget(done)
         self._here: tuple[Scope, str] = (UNDECIDED, "")
         self.screening.activated.connect(self._on_screening)
-        self.screening.lineEdit().returnPressed.connect(self.plan_changed)
+        screening_name = self.screening.lineEdit()
+        assert screening_name is not None  # an editable combo box has one
+        screening_name.returnPressed.connect(self.plan_changed)
         self.scope.activated.connect(lambda _row: self.plan_changed.emit())
         self.confine.toggled.connect(lambda _on: self.plan_changed.emit())
         self.order.activated.connect(lambda _row: self.plan_changed.emit())
         self.shortlist.activated.connect(lambda _row: self.plan_changed.emit())
-        self.shortlist.lineEdit().editingFinished.connect(self.plan_changed)
+        shortlist_name = self.shortlist.lineEdit()
+        assert shortlist_name is not None
+        shortlist_name.editingFinished.connect(self.plan_changed)
         self.query.returnPressed.connect(self.plan_changed)
 
     def fill(

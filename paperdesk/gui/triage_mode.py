@@ -8,19 +8,66 @@ table, the paper the triage ended on.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Signal, SignalInstance
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QStackedWidget
+from PySide6.QtWidgets import QStackedWidget, QWidget
 
 from paperdesk.core.changes import Changes
+from paperdesk.core.models import Overview
+from paperdesk.gui.commands import Commands
+from paperdesk.gui.detail_pane import DetailPane
+from paperdesk.gui.operations import Operations
+from paperdesk.gui.paper_table import PaperTable
+from paperdesk.gui.search_bar import SearchBar
+from paperdesk.gui.sidebar import Sidebar
 from paperdesk.gui.triage_session import TriageSession
 from paperdesk.gui.triage_view import TriageView
 from paperdesk.services import screenings, triage
+from paperdesk.services.desk import Desk
 
-if TYPE_CHECKING:
-    from paperdesk.gui.main_window import MainWindow
+
+class KeptActions(Protocol):
+    """The window's actions that still work in triage (gui/menus.py's)."""
+
+    @property
+    def quit_action(self) -> QAction: ...
+    @property
+    def triage_action(self) -> QAction: ...
+    @property
+    def statistics_action(self) -> QAction: ...
+
+
+class TriagedWindow(Protocol):
+    """What the triage mode needs of the main window (gui/main_window.py, which makes
+    it): what it shows, its actions to turn off, and the way back to the table."""
+
+    pending_select: int | None
+
+    @property
+    def desk(self) -> Desk | None: ...
+    @property
+    def operations(self) -> Operations: ...
+    @property
+    def commands(self) -> Commands: ...
+    @property
+    def detail(self) -> DetailPane: ...
+    @property
+    def sidebar(self) -> Sidebar: ...
+    @property
+    def search_bar(self) -> SearchBar: ...
+    @property
+    def table(self) -> PaperTable: ...
+    @property
+    def menus(self) -> KeptActions: ...
+    @property
+    def changes_applied(self) -> SignalInstance: ...
+    def refresh_panes(self, then: Callable[[Overview], None] | None = None) -> None: ...
+    def run_search(self, *_args: object) -> None: ...
+    def actions(self, /) -> list[QAction]: ...
+    def window(self, /) -> QWidget: ...
 
 
 MIN_VIEW_WIDTH, MIN_VIEW_HEIGHT = 480, 360
@@ -35,10 +82,10 @@ class _Trained(QObject):
 
 
 class TriageMode:
-    def __init__(self, window: MainWindow, stack: QStackedWidget) -> None:
+    def __init__(self, window: TriagedWindow, stack: QStackedWidget) -> None:
         self.window = window
         self.stack = stack
-        self.session = TriageSession(window.operations, window)
+        self.session = TriageSession(window.operations, window.window())
         self.view = TriageView(self.session)
         self.view.tag_names = window.commands.tag_names
         self.view.note_drafts = window.detail.notes.note_drafts  # one draft per paper

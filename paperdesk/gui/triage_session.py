@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
@@ -140,18 +141,26 @@ class TriageSession(QObject):
         seed = random.randrange(2**31)
 
         def read(desk: Desk) -> _Round:
-            settings = {
-                "scope": plan.scope,
-                "query": plan.text,
-                "confine": plan.confine,
-                "order": plan.order.value,
-                "shortlist": plan.shortlist,
-            }
-            name = plan.screening or DEFAULT_NAME
+            wanted = Screening(
+                plan.screening or DEFAULT_NAME,
+                scope=plan.scope,
+                query=plan.text,
+                confine=plan.confine,
+                order=plan.order.value,
+                shortlist=plan.shortlist,
+            )
             try:
-                screening = screenings.start(desk, name, **settings)
+                screening = screenings.start(
+                    desk,
+                    wanted.name,
+                    scope=wanted.scope,
+                    query=wanted.query,
+                    confine=wanted.confine,
+                    order=wanted.order,
+                    shortlist=wanted.shortlist,
+                )
             except ReadOnlyLibraryError:  # shown, not stored: deciding says why it cannot
-                screening = Screening(name, **settings)
+                screening = wanted
             queue = screenings.queue(desk, screening)
             ids = list(queue.ids)
             order = list(ids)
@@ -486,11 +495,7 @@ class TriageSession(QObject):
                     latest.version,
                     known if paper_id == paper.id else None,
                 )
-                asked.add_done_callback(
-                    lambda done, paper_id=paper.id, version=latest.version: self._explained(
-                        paper_id, version, done
-                    )
-                )
+                asked.add_done_callback(partial(self._explained, paper.id, latest.version))
             return known if paper_id == paper.id else None
         return known
 

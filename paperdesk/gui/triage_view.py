@@ -249,14 +249,14 @@ class TriageView(QWidget):
         column.addWidget(self.abstract, 1)
         for widget in (self.why, self.marks, self.tag_line, self.note, self.empty):
             column.addWidget(widget)
-        for widget in (
+        for bar in (
             self.select_hint,
             self.tag_bar,
             self.note_bar,
             self.highlight_bar,
             self.reason_bar,
         ):
-            column.addWidget(widget)
+            column.addWidget(bar)
         centred = QHBoxLayout()
         centred.addStretch(1)
         centred.addWidget(paper, 12)

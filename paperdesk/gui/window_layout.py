@@ -7,15 +7,42 @@ library, so a crash costs at most the last pane drag.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from paperdesk.gui.main_window import MainWindow
+from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtWidgets import QSplitter
+
+from paperdesk.gui.detail_pane import DetailPane
+from paperdesk.gui.paper_table import PaperTable
+from paperdesk.gui.table_sort import TableSort
 
 DEFAULT_SIZE = (1400, 900)
 
 
-def restore_layout(window: MainWindow) -> None:
+class LaidOutWindow(Protocol):
+    """What the layout keeps of the main window (gui/main_window.py), which it does
+    not import: the window restores its layout while it builds itself."""
+
+    @property
+    def settings(self) -> QSettings: ...
+    @property
+    def splitter(self) -> QSplitter: ...
+    @property
+    def detail(self) -> DetailPane: ...
+    @property
+    def table(self) -> PaperTable: ...
+    @property
+    def sort(self) -> TableSort: ...
+    def restoreGeometry(self, geometry: QByteArray | bytes | bytearray | memoryview, /) -> bool: ...
+    def saveGeometry(self, /) -> QByteArray: ...
+    def restoreState(
+        self, state: QByteArray | bytes | bytearray | memoryview, /, version: int | None = ...
+    ) -> bool: ...
+    def saveState(self, /, version: int | None = ...) -> QByteArray: ...
+    def resize(self, w: int, h: int, /) -> None: ...
+
+
+def restore_layout(window: LaidOutWindow) -> None:
     settings = window.settings
     if geometry := settings.value("window/geometry"):
         window.restoreGeometry(geometry)
@@ -35,14 +62,13 @@ def restore_layout(window: MainWindow) -> None:
         header_view.restoreState(header)
         header_view.blockSignals(False)
     window.sort.restore()
-    window.menus.show_sort(window.sort.key, window.sort.descending)
 
 
-def save_columns(window: MainWindow) -> None:
+def save_columns(window: LaidOutWindow) -> None:
     window.settings.setValue("table/header", window.table.horizontalHeader().saveState())
 
 
-def save_layout(window: MainWindow) -> None:
+def save_layout(window: LaidOutWindow) -> None:
     settings = window.settings
     settings.setValue("window/geometry", window.saveGeometry())
     settings.setValue("window/state", window.saveState())

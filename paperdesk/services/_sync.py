@@ -35,7 +35,7 @@ def mutation(action: Callable[Concatenate[Desk, P], R]) -> Callable[Concatenate[
     return locked
 
 
-#: Above this many papers a change is re-indexed after the call (indexing.catch_up),
+#: Above this many papers a change is re-indexed after the call (Desk.catch_up_deferred),
 #: not in it: whoosh re-analyses a whole document to change one field, ~1 ms a paper,
 #: and a status set on 100,000 papers must not wait two minutes for that.
 BULK_PAPERS = 500
@@ -44,7 +44,7 @@ BULK_PAPERS = 500
 def synced(desk: Desk, changes: Changes, index_later: bool = False) -> Changes:
     """Re-index what `changes` names, in the same service call as the database write
     (a bulk change, or one made with `index_later`: in the background, through
-    indexing.catch_up)."""
+    Desk.catch_up_deferred)."""
     if desk.lock.depth == 0:
         # A change made outside the lock could interleave with another program's.
         raise RuntimeError("a service that changes the library must be marked @mutation")
@@ -53,12 +53,12 @@ def synced(desk: Desk, changes: Changes, index_later: bool = False) -> Changes:
         promise.note_changes(changes)  # the ranking learns from bulk changes too
     if changes.paper_ids or not changes.papers_added_or_removed:
         # The kept sort orders move these papers instead of reading every paper again.
-        column_orders.of(desk.library).note(desk.library.generation(), changes.paper_ids)
+        column_orders.of(desk._library).note(desk._library.generation(), changes.paper_ids)
     if index_later or len(changes.paper_ids) > BULK_PAPERS:
-        indexing.defer(desk, changes)
+        desk.defer_indexing(changes)
         return changes
     with index_may_lag():
-        indexing.sync_changes(desk.library, desk.index, changes, behind=desk.index_behind)
+        indexing.sync_changes(desk._library, desk._index, changes, behind=desk.index_behind)
     return changes
 
 

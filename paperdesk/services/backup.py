@@ -32,7 +32,7 @@ def write_backup(desk: Desk, path: Path) -> int:
     WriteError (a PaperdeskError) when the file cannot be written; the old file, if
     any, is then left as it was.
     """
-    state = desk.library.backups.read_state()
+    state = desk._library.backups.read_state()
     with atomic_open(path, unfinished=desk.folder / UNFINISHED_DIR) as stream:
         write_backup_document(stream, state, now())
     log.info("backed up %d papers to %s", len(state["papers"]), path)
@@ -52,7 +52,7 @@ def restore_backup(
     document = read_backup_file(path)
     description = f"Restore backup {path.name}"
     try:
-        desk.library.backups.restore(document.state, description)
+        desk._library.backups.restore(document.state, description)
     except LibraryNotEmptyError as error:
         raise LibraryError(
             f"cannot restore into {desk.folder}: it is not empty ({error.listed}). A restore "
@@ -60,7 +60,7 @@ def restore_backup(
             f"paperdesk --library NEW_FOLDER restore {path}"
         ) from None
     with index_may_lag():
-        indexing.rebuild(desk.library, desk.index, progress)
+        indexing.rebuild(desk._library, desk._index, progress)
     paper_ids = [paper["id"] for paper in document.state["papers"]]
     log.info("restored %d papers from %s", len(paper_ids), path)
     return Changes(

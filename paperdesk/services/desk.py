@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperdesk.config import BACKUP_DIR, DB_FILE, INDEX_DIR, UNFINISHED_DIR, team_state_dir
+from paperdesk.core.changes import Changes
 from paperdesk.core.errors import (
     LibraryError,
     ReadOnlyLibraryError,
@@ -46,6 +47,10 @@ class Desk:
     state (the search index) in the user data folder, keyed by server and database.
     The server's transactions keep the clients' writes apart; the write lock then
     only keeps this machine's programs from writing the shared local index at once.
+
+    The store and the index are private (`_library`, `_index`): the services of this
+    package use them; the GUI and the CLI call the services (ruff's SLF001 refuses a
+    private member in paperdesk/gui and paperdesk/cli).
     """
 
     def __init__(
@@ -60,8 +65,8 @@ class Desk:
         self.folder = folder
         #: Where a team library's database is (None: the local library in `folder`).
         self.address = address
-        self.library = library
-        self.index = index
+        self._library = library
+        self._index = index
         self._promise: Promise | None = None
         self._promise_lock = threading.Lock()
         self.read_only = read_only
@@ -74,7 +79,7 @@ class Desk:
         self._checked = False
         self._index_failed = False
         # Papers whose search documents are behind the database (a bulk edit defers
-        # their re-indexing: services/indexing.catch_up). Kept in memory: if the
+        # their re-indexing: Desk.catch_up_deferred). Kept in memory: if the
         # process ends first, the index's stamp is stale and the next open rebuilds it.
         self.index_behind: set[int] = set()
         # Papers an import stored whose indexing (importing.index_import) has not ended:
@@ -138,19 +143,19 @@ class Desk:
         (seconds at 100,000 papers), an import's unfinished indexing (`catch_up=False`:
         left in `index_behind` for the caller to index in chunks), and, with
         `ensure_index`, the index brought up to date. Returns why it was stale, if it was."""
-        if self.library.shared:  # its server keeps the backups and the import records
+        if self._library.shared:  # its server keeps the backups and the import records
             return self.ensure_index(progress) if ensure_index else None
-        self.index_behind.update(_interrupted_import_indexing(self.library, self.index))
+        self.index_behind.update(_interrupted_import_indexing(self._library, self._index))
         if not self.read_only:
             remove_unfinished(self.folder / UNFINISHED_DIR)  # what a killed export left behind
             with self.lock.hold_if_free() as free:
                 if free:  # else another program writes: it or the next open cleans up
-                    self.index.remove_leftovers()  # what a killed index writer left
-            rolling_backups.daily(self)
+                    self._index.remove_leftovers()  # what a killed index writer left
+            rolling_backups.daily(self._library, self.folder)
         if not ensure_index:
             return None
         if catch_up and self.index_behind and not self.read_only:
-            indexing.catch_up(self)  # just the papers an import left unindexed
+            self.catch_up_deferred()  # just the papers an import left unindexed
         return self.ensure_index(progress)
 
     @classmethod
@@ -173,16 +178,40 @@ class Desk:
             desk.ensure_index(progress)
         return desk
 
+    def defer_indexing(self, changes: Changes) -> None:
+        """Leave a bulk change's papers to `catch_up_deferred` (the index is behind
+        until then)."""
+        self.index_behind.update(changes.paper_ids)
+
+    def catch_up_deferred(self, limit: int | None = None) -> int:
+        """Re-index up to `limit` (default: all) of the papers left behind by bulk
+        changes; returns how many still wait. Each call is one commit, so a caller can
+        take turns with other writes (a star rated between two chunks is not kept
+        waiting)."""
+        behind = self.index_behind
+        if not behind:
+            return 0
+        chunk = sorted(behind)[:limit] if limit is not None else sorted(behind)
+        with self.writing():  # index writes take turns with other programs' actions
+            indexing.sync_changes(
+                self._library, self._index, Changes(paper_ids=frozenset(chunk)), behind
+            )
+        return len(behind)
+
+    def papers_behind(self) -> int:
+        """How many papers' search documents are behind the database."""
+        return len(self.index_behind)
+
     def catch_up_with_others(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Re-index what other clients changed in a team library since this machine's
         index last caught up (services/team_index.py); returns how many papers.
 
         One query when nothing changed, so searches call it every time.
         """
-        if not self.library.shared:
+        if not self._library.shared:
             return 0
         with self.lock.hold(self.on_wait):  # this machine's programs share the index
-            return team_index.catch_up(self, progress)
+            return team_index.catch_up(self._library, self._index, progress)
 
     @contextmanager
     def writing(self, progress: Callable[[int, int], None] | None = None) -> Iterator[None]:
@@ -213,10 +242,10 @@ class Desk:
         rebuilt under it, and only if it is still stale once the lock is held (another
         program may just have been finishing its update).
         """
-        if self.library.shared:
+        if self._library.shared:
             self.catch_up_with_others(progress)
             return None
-        reason = self.index.why_stale(self.library.generation())
+        reason = self._index.why_stale(self._library.generation())
         if reason is None:
             return None
         if self.read_only:
@@ -233,7 +262,7 @@ class Desk:
             if self._promise is None:
                 from paperdesk.services.promise import Promise
 
-                self._promise = Promise(self)
+                self._promise = Promise(self.folder, self._library)
             return self._promise
 
     def promise_if_started(self) -> Promise | None:
@@ -242,7 +271,7 @@ class Desk:
     def _catch_up_index(self, progress: Callable[[int, int], None] | None) -> None:
         if self._index_failed:
             return  # tried once by this Desk already; the next program tries again
-        if self.library.shared:
+        if self._library.shared:
             # Others change a team library all the time: its index catches up when it
             # opens and before a search (catch_up_with_others), not before every write.
             return
@@ -251,12 +280,12 @@ class Desk:
             # finishes it in chunks) or an import's (index_import adds its papers): a
             # rebuild here would redo all of it at once.
             return
-        reason = self.index.why_stale(self.library.generation())
+        reason = self._index.why_stale(self._library.generation())
         if reason is None:
             return
         log.info("rebuilding the search index: %s", reason)
         try:
-            indexing.rebuild(self.library, self.index, progress)
+            indexing.rebuild(self._library, self._index, progress)
         except (OSError, StorageError) as error:
             # The database is the truth and can still take the change. The rebuild left
             # nothing behind and the index that was there stays in use (an older one
@@ -272,7 +301,7 @@ class Desk:
         """
         if self._checked:
             return
-        problems = self.library.quick_check(budget_s=QUICK_CHECK_BUDGET_S)
+        problems = self._library.quick_check(budget_s=QUICK_CHECK_BUDGET_S)
         if problems:
             reason = problems[0].removeprefix("database: ")
             mark_damaged(self.db_path, reason)
@@ -283,11 +312,11 @@ class Desk:
         """Close the library, re-indexing first what a bulk edit left behind (unless
         `catch_up` is False: the window does not wait; the next open rebuilds)."""
         if catch_up and self.index_behind and not self.read_only:
-            indexing.catch_up(self)
+            self.catch_up_deferred()
         if self._promise is not None:
             self._promise.close()
-        self.index.close()
-        self.library.close()
+        self._index.close()
+        self._library.close()
 
     def __enter__(self) -> Desk:
         return self

@@ -82,7 +82,7 @@ class _Edge:
 def find_clusters(desk: Desk, min_confidence: float = SUGGEST_THRESHOLD) -> list[DuplicateCluster]:
     """Clusters of likely duplicates, most certain first."""
     _check_confidence(min_confidence)
-    library = desk.library
+    library = desk._library
     edges = [
         edge
         for edge in [*_exact_edges(library), *_similar_edges(library, min_confidence)]
@@ -101,14 +101,14 @@ def find_clusters(desk: Desk, min_confidence: float = SUGGEST_THRESHOLD) -> list
 @mutation
 def merge(desk: Desk, ids: Sequence[int], keep: int | None = None) -> Changes:
     """Merge these papers into one: `keep`, or the survivor the rule picks."""
-    wanted = desk.library.papers.require(ids)
+    wanted = desk._library.papers.require(ids)
     if len(wanted) < 2:
         raise InvalidValueError("name at least two papers to merge")
     if keep is not None and keep not in wanted:
         raise InvalidValueError(f"paper {keep} is not among the papers to merge")
     plan = _merge_plan(desk, wanted, keep)
     description = f"Merge {', '.join(str(i) for i in plan.others)} into {plan.survivor}"
-    return synced(desk, desk.library.merges.merge([plan], description))
+    return synced(desk, desk._library.merges.merge([plan], description))
 
 
 @mutation
@@ -121,13 +121,13 @@ def merge_all(desk: Desk, min_confidence: float = AUTO_MERGE_CONFIDENCE) -> Chan
     merged = sum(len(plan.others) for plan in plans)
     description = f"Merge {len(plans)} duplicate group{'s' if len(plans) != 1 else ''}"
     description += f" ({merged} paper{'s' if merged != 1 else ''} folded in)"
-    return synced(desk, desk.library.merges.merge(plans, description))
+    return synced(desk, desk._library.merges.merge(plans, description))
 
 
 @mutation
 def mark_not_duplicates(desk: Desk, ids: Sequence[int]) -> Changes:
     """Remember that these papers are different; they are never offered together again."""
-    return synced(desk, desk.library.merges.mark_not_duplicates(ids))
+    return synced(desk, desk._library.merges.mark_not_duplicates(ids))
 
 
 # ---------------------------------------------------------------------- finding
@@ -249,11 +249,11 @@ def _by_preference(papers: Sequence[Paper]) -> list[Paper]:
 
 
 def _merge_plan(desk: Desk, ids: Sequence[int], keep: int | None) -> PaperMerge:
-    papers = _by_preference(desk.library.papers.get_many(ids))
+    papers = _by_preference(desk._library.papers.get_many(ids))
     if keep is not None:
         papers.sort(key=lambda p: p.id != keep)  # stable: the rest keep their preference order
     survivor, others = papers[0], papers[1:]
-    rows = desk.library.papers.stored_values([p.id for p in papers])
+    rows = desk._library.papers.stored_values([p.id for p in papers])
     values: dict[str, Any] = {}
     for other in others:
         values.update(merge_updates({**rows[survivor.id], **values}, _record(rows[other.id])))

@@ -12,20 +12,20 @@ from paperdesk.services.desk import Desk
 
 @mutation
 def set_status(desk: Desk, ids: Sequence[int], status: Status) -> Changes:
-    return synced(desk, desk.library.papers.set_status(ids, status))
+    return synced(desk, desk._library.papers.set_status(ids, status))
 
 
 @mutation
 def set_rating(desk: Desk, ids: Sequence[int], rating: int) -> Changes:
-    return synced(desk, desk.library.papers.set_rating(ids, rating))
+    return synced(desk, desk._library.papers.set_rating(ids, rating))
 
 
 @mutation
 def set_title(desk: Desk, paper_id: int, title: str) -> Changes:
     """Replace a title; a derived title given by hand stops being derived."""
-    return synced(desk, desk.library.papers.set_title(paper_id, title))
+    return synced(desk, desk._library.papers.set_title(paper_id, title))
 
 
 @mutation
 def delete_papers(desk: Desk, ids: Sequence[int]) -> Changes:
-    return synced(desk, desk.library.papers.delete(ids))
+    return synced(desk, desk._library.papers.delete(ids))

@@ -132,7 +132,7 @@ def _definitions(desk: Desk, format: str, ids: Sequence[int]) -> BibtexDefinitio
 
 
 def _tag_colours(desk: Desk) -> tuple[tuple[str, str], ...]:
-    return tuple((tag.name, tag.colour) for tag in desk.library.tags.all() if tag.colour)
+    return tuple((tag.name, tag.colour) for tag in desk._library.tags.all() if tag.colour)
 
 
 def _write(format: str, papers: Iterable[Paper], stream: TextIO, options: Options) -> int:
@@ -151,7 +151,7 @@ def citation_keys(desk: Desk, pattern: str = DEFAULT_PATTERN) -> dict[int, str]:
     BibTeX would refuse (`Müller2020`) counts as missing.
     """
     ids, sources = [], []
-    for paper_id, key, source in desk.library.papers.key_sources():
+    for paper_id, key, source in desk._library.papers.key_sources():
         ids.append(paper_id)
         sources.append(replace(source, citation_key=key))
     return dict(zip(ids, assign_keys(sources, pattern), strict=True))
@@ -159,7 +159,7 @@ def citation_keys(desk: Desk, pattern: str = DEFAULT_PATTERN) -> dict[int, str]:
 
 def with_keys(desk: Desk, ids: Sequence[int], pattern: str = DEFAULT_PATTERN) -> list[Paper]:
     """The papers, each with its citation key (`citation_keys`)."""
-    papers = desk.library.papers.get_many(ids)
+    papers = desk._library.papers.get_many(ids)
     if all(p.citation_key and is_valid_key(p.citation_key) for p in papers):
         return papers
     keys = citation_keys(desk, pattern)
@@ -173,13 +173,13 @@ def pin_keys(desk: Desk, scope: Scope, pattern: str = DEFAULT_PATTERN) -> Change
     check_pattern(pattern)
     keys = citation_keys(desk, pattern)
     ids = searching.scope_ids(desk, scope)
-    papers = desk.library.papers.get_many(ids)
+    papers = desk._library.papers.get_many(ids)
     new = {p.id: keys[p.id] for p in papers if p.citation_key != keys[p.id]}
     if not new:
         return Changes()
-    changes = desk.library.papers.set_citation_keys(new)
+    changes = desk._library.papers.set_citation_keys(new)
     # Keys are not searchable: the index needs no new documents, only the new generation.
-    desk.index.mark_current(desk.library.generation())
+    desk._index.mark_current(desk._library.generation())
     return changes
 
 

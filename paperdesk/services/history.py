@@ -10,20 +10,20 @@ from paperdesk.services.desk import Desk
 
 @mutation
 def undo(desk: Desk) -> Changes | None:
-    changes = desk.library.history.undo()
+    changes = desk._library.history.undo()
     return synced(desk, changes) if changes is not None else None
 
 
 @mutation
 def redo(desk: Desk) -> Changes | None:
-    changes = desk.library.history.redo()
+    changes = desk._library.history.redo()
     return synced(desk, changes) if changes is not None else None
 
 
 def labels(desk: Desk) -> UndoLabels:
     """What Undo and Redo would do now (the Edit menu's texts), in one read."""
-    return desk.library.history.labels()
+    return desk._library.history.labels()
 
 
 def recent(desk: Desk, limit: int = 50) -> list[HistoryEntry]:
-    return desk.library.history.recent(limit)
+    return desk._library.history.recent(limit)

@@ -81,7 +81,7 @@ def plan_file(
     papers are kept in a temporary file (services/import_spool.py), so a plan of
     100,000 papers holds little more than their ids in memory.
     """
-    return plan_for_library(desk.library, path, progress, cancelled)
+    return plan_for_library(desk._library, path, progress, cancelled)
 
 
 def plan_for_library(

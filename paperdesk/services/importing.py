@@ -18,7 +18,7 @@ from pathlib import Path
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import Cancelled, PaperdeskError, StalePlanError
 from paperdesk.formats.registry import printable_path
-from paperdesk.services import backup, indexing, plan_process, rolling_backups, team_index
+from paperdesk.services import backup, database_backups, indexing, plan_process, team_index
 from paperdesk.services._sync import index_may_lag, mutation, synced
 from paperdesk.services.desk import Desk
 from paperdesk.services.import_plan import FilePlan, Progress, plan_file
@@ -242,8 +242,8 @@ def commit(
     if report.added or plan.updates or plan.user:
         # An import that changes no paper has nothing to take back: at 100,000 papers its
         # backup was a copy of the whole 223 MB database for nothing.
-        rolling_backups.before_import(desk)
-    committed = desk.library.imports.commit(
+        database_backups.before_import(desk)
+    committed = desk._library.imports.commit(
         description,
         plan.new_papers,
         updates=plan.updates,
@@ -299,16 +299,21 @@ def index_import(
             progress(done, len(report.added_ids), f"Indexing {name}")
 
     indexing_progress(0)
-    library, behind = desk.library, desk.index_behind
+    library, behind = desk._library, desk.index_behind
     merged = changes.paper_ids - set(report.added_ids)
     indexed = False
     try:
         with index_may_lag():
             # The stamp stays old while papers wait: a bulk change's, or those merged into.
             indexing.add_new(
-                library, desk.index, report.added_ids, indexing_progress, cancelled, behind | merged
+                library,
+                desk._index,
+                report.added_ids,
+                indexing_progress,
+                cancelled,
+                behind | merged,
             )
-            indexing.sync_changes(library, desk.index, Changes(paper_ids=merged), behind)
+            indexing.sync_changes(library, desk._index, Changes(paper_ids=merged), behind)
             indexed = True
     finally:
         desk.index_importing.difference_update(changes.paper_ids)
@@ -317,7 +322,7 @@ def index_import(
     if indexed:
         library.imports.forget_indexing()
         if changes.generation is not None:
-            team_index.indexed_own(desk, changes.generation)
+            team_index.indexed_own(desk._library, desk._index, changes.generation)
 
 
 def _await_indexing(desk: Desk, changes: Changes) -> None:
@@ -332,15 +337,15 @@ def _await_indexing(desk: Desk, changes: Changes) -> None:
     to wait for: the index, current before it, is marked current for its generation at
     once; left old, the next write would take it for stale and rebuild it whole.
     """
-    library = desk.library
+    library = desk._library
     current = (
         not desk.index_behind
         and not desk.index_importing
-        and desk.index.why_stale(library.generation() - 1) is None
+        and desk._index.why_stale(library.generation() - 1) is None
     )
     if not changes.paper_ids:
         if current:
-            desk.index.mark_current(library.generation())
+            desk._index.mark_current(library.generation())
         return
     if current:
         library.imports.remember_indexing(library.generation(), changes.paper_ids)
@@ -354,7 +359,7 @@ def withdraw(desk: Desk, changes: Changes) -> Changes | None:
     import leaves no history: the library is as it was before it."""
     if changes.history_id is None:
         return None
-    withdrawn = desk.library.imports.withdraw(changes.history_id)
+    withdrawn = desk._library.imports.withdraw(changes.history_id)
     return synced(desk, withdrawn) if withdrawn is not None else None
 
 

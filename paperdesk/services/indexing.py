@@ -7,7 +7,6 @@ a big import) are indexed by a pool of worker processes (services/index_pool).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import Cancelled
@@ -16,9 +15,6 @@ from paperdesk.search.schema import IndexDocument
 from paperdesk.services import index_pool
 from paperdesk.services.index_documents import document_for, documents_for
 from paperdesk.store.library import Library
-
-if TYPE_CHECKING:  # Desk imports this module; only the type is needed here
-    from paperdesk.services.desk import Desk
 
 
 def sync_changes(
@@ -42,29 +38,6 @@ def sync_changes(
         # the index is current for this generation, so the next open does not rebuild.
         index.mark_current(library.generation())
     return changes
-
-
-def defer(desk: Desk, changes: Changes) -> None:
-    """Leave a bulk change's papers to `catch_up` (the index is behind until then)."""
-    desk.index_behind.update(changes.paper_ids)
-
-
-def catch_up(desk: Desk, limit: int | None = None) -> int:
-    """Re-index up to `limit` (default: all) of the papers left behind by bulk changes;
-    returns how many still wait. Each call is one commit, so a caller can take turns
-    with other writes (a star rated between two chunks is not kept waiting)."""
-    behind = desk.index_behind
-    if not behind:
-        return 0
-    chunk = sorted(behind)[:limit] if limit is not None else sorted(behind)
-    with desk.writing():  # index writes take turns with other programs' actions
-        sync_changes(desk.library, desk.index, Changes(paper_ids=frozenset(chunk)), behind)
-    return len(behind)
-
-
-def behind(desk: Desk) -> int:
-    """How many papers' search documents are behind the database."""
-    return len(desk.index_behind)
 
 
 def add_new(

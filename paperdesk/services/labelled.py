@@ -41,7 +41,7 @@ def labels(desk: Desk, screening: Screening) -> dict[int, tuple[bool | None, str
     """Each paper of the screening: relevant (True), not (False) or unscreened (None),
     with the exclusion reason of a discard."""
     found = screenings.queue(desk, screening)
-    decided = desk.library.screenings.decided(screening.id) if screening.id is not None else {}
+    decided = desk._library.screenings.decided(screening.id) if screening.id is not None else {}
     rated = triage.rated_relevant(desk, list(decided.values()))
     result: dict[int, tuple[bool | None, str | None]] = {}
     for paper_id in found.ids:
@@ -64,7 +64,7 @@ def export(desk: Desk, screening: Screening, path: Path) -> int:
     if suffix not in (".csv", ".ris"):
         raise InvalidValueError(f"{path}: a labelled dataset is a .csv or a .ris file")
     found = labels(desk, screening)
-    papers = desk.library.papers.get_many(list(found))
+    papers = desk._library.papers.get_many(list(found))
     newline = "" if suffix == ".csv" else None
     with atomic_open(path, newline=newline) as stream:
         if suffix == ".csv":
@@ -99,7 +99,7 @@ def read_into(desk: Desk, screening: Screening, path: Path) -> tuple[int, Change
             decisions[paper_id] = (paper_id, decision, reason if not label else None)
     if not decisions:
         return 0, report.changes
-    changes = desk.library.triage.decide_many(
+    changes = desk._library.triage.decide_many(
         f"Labels from {path.name} into {screening.name}",
         list(decisions.values()),
         screening.shortlist,
@@ -168,7 +168,7 @@ def _paper_of(desk: Desk, record: PaperRecord) -> int | None:
     keys = record_keys(record)
     for kind in _KEY_ORDER:
         if kind in keys:
-            holders = desk.library.papers.holders(kind, [keys[kind]]).get(keys[kind])
+            holders = desk._library.papers.holders(kind, [keys[kind]]).get(keys[kind])
             if holders:
                 return holders[0]
     return None

@@ -15,18 +15,18 @@ from paperdesk.store.sqlite_copies import backup_sqlite, copy_database
 @mutation
 def reindex(desk: Desk, progress: Callable[[int, int], None] | None = None) -> int:
     """Rebuild the search index from the database; returns how many papers it holds."""
-    indexing.rebuild(desk.library, desk.index, progress)
-    return desk.index.doc_count()
+    indexing.rebuild(desk._library, desk._index, progress)
+    return desk._index.doc_count()
 
 
 def check(desk: Desk) -> list[str]:
     """Problems found in the database and the index; empty when all is well."""
-    problems = desk.library.integrity_problems()
-    stale = desk.index.why_stale(desk.library.generation())
+    problems = desk._library.integrity_problems()
+    stale = desk._index.why_stale(desk._library.generation())
     if stale:
         problems.append(f"search index: {stale} (run `paperdesk reindex`)")
         return problems
-    damage = desk.index.damage()
+    damage = desk._index.damage()
     if damage:
         # Derived data: rebuilt at once where it can be, so searches work again.
         if desk.read_only:
@@ -35,8 +35,8 @@ def check(desk: Desk) -> list[str]:
             reindex(desk)
             problems.append(f"search index: {damage}; rebuilt it")
         return problems
-    stored = set(desk.library.papers.sorted_ids("added"))
-    indexed = desk.index.indexed_ids()
+    stored = set(desk._library.papers.sorted_ids("added"))
+    indexed = desk._index.indexed_ids()
     if stored - indexed:
         problems.append(f"search index: {len(stored - indexed)} papers are not indexed")
     if indexed - stored:
@@ -49,7 +49,7 @@ def backup(desk: Desk, target: Path | None = None) -> Path:
 
     Written whole or not at all: a full disk leaves no partial file behind.
     """
-    if desk.library.shared:
+    if desk._library.shared:
         raise LibraryError(
             f"{desk.location} is a team library: back it up on its server (pg_dump), "
             "or export a lossless JSON backup with `paperdesk export FILE.json`"

@@ -9,10 +9,10 @@ from paperdesk.services.desk import Desk
 
 @mutation
 def set_note(desk: Desk, paper_id: int, markdown: str) -> Changes:
-    return synced(desk, desk.library.notes.set(paper_id, markdown))
+    return synced(desk, desk._library.notes.set(paper_id, markdown))
 
 
 @mutation
 def append_note(desk: Desk, paper_id: int, markdown: str) -> Changes:
     """Add a paragraph to the end of the note (a blank line apart from what is there)."""
-    return synced(desk, desk.library.notes.append(paper_id, markdown))
+    return synced(desk, desk._library.notes.append(paper_id, markdown))

@@ -60,8 +60,8 @@ def plan_file(
 ) -> FilePlan:
     """`import_plan.plan_file`, in a worker process when the file or the library is
     large (`runs_apart`), else on this thread."""
-    database = desk.library.file
-    if database is None or not runs_apart(desk.library, path):
+    database = desk._library.file
+    if database is None or not runs_apart(desk._library, path):
         return import_plan.plan_file(desk, path, progress, cancelled)
     return plan_apart(database, path, progress, cancelled)
 

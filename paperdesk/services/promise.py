@@ -42,7 +42,9 @@ from paperdesk.ranking.explanation import Explanation
 from paperdesk.services.ranking_link import Ranked, RankingLink, WorkerDied, WorkerFailed
 
 if TYPE_CHECKING:
-    from paperdesk.services.desk import Desk
+    from pathlib import Path
+
+    from paperdesk.store.library import Library
     from paperdesk.store.triage import TriageStore
 
 log = logging.getLogger(__name__)
@@ -86,8 +88,9 @@ def order_words(promise: Promise | None) -> str:
 class Promise:
     """The library's ranking process, kept in step with the library."""
 
-    def __init__(self, desk: Desk) -> None:
-        self._desk = desk
+    def __init__(self, folder: Path, library: Library) -> None:
+        self._folder = folder
+        self._library = library
         self._lock = threading.RLock()
         self._link: RankingLink | None = None
         self._synced = False  # the process's matrix follows the library
@@ -145,7 +148,7 @@ class Promise:
             if self._closed or self.deaths >= MAX_DEATHS:
                 return None
             if self._link is None:
-                self._link = RankingLink(self._desk.folder, self._trained, self._died)
+                self._link = RankingLink(self._folder, self._trained, self._died)
                 self._synced = self._started = False
             return self._link
 
@@ -356,7 +359,7 @@ class Promise:
 
     @property
     def _triage(self) -> TriageStore:
-        return self._desk.library.triage
+        return self._library.triage
 
     def _trained(self, _ranking: Ranked) -> None:
         for listener in list(self._listeners):

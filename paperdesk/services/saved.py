@@ -10,15 +10,15 @@ from paperdesk.services.desk import Desk
 
 
 def list_searches(desk: Desk) -> list[SavedSearch]:
-    return desk.library.saved.all()
+    return desk._library.saved.all()
 
 
 @mutation
 def save_search(desk: Desk, name: str, query: str) -> Changes:
     parse_query(query)  # refuse to save a query that cannot run (QueryError explains why)
-    return synced(desk, desk.library.saved.save(name, query))
+    return synced(desk, desk._library.saved.save(name, query))
 
 
 @mutation
 def delete_search(desk: Desk, name: str) -> Changes:
-    return synced(desk, desk.library.saved.delete(name))
+    return synced(desk, desk._library.saved.delete(name))

@@ -51,7 +51,7 @@ def start(
 ) -> Screening:
     """The screening of this name, created if new; the settings given change it (those
     left None keep what it had), and it becomes the one used last."""
-    found = desk.library.screenings.named(name)
+    found = desk._library.screenings.named(name)
     base = found if found is not None else Screening(name.strip())
     changed: dict[str, Any] = {
         key: value
@@ -68,30 +68,30 @@ def start(
     screening = replace(base, **changed)
     if found is not None and screening == found:
         assert found.id is not None
-        desk.library.screenings.touch(found.id)
+        desk._library.screenings.touch(found.id)
     else:
-        screening = desk.library.screenings.save(screening)
+        screening = desk._library.screenings.save(screening)
     # Nothing searchable changed: the index is marked current for the new generation.
     synced(desk, Changes(f"Screening {screening.name}"))
     return screening
 
 
 def named(desk: Desk, name: str) -> Screening:
-    found = desk.library.screenings.named(name)
+    found = desk._library.screenings.named(name)
     if found is None:
         raise NotFoundError(f"no screening named {name!r} (`paperdesk screenings` lists them)")
     return found
 
 
 def exists(desk: Desk, name: str) -> bool:
-    return desk.library.screenings.named(name) is not None
+    return desk._library.screenings.named(name) is not None
 
 
 def decision_times(desk: Desk, screening: Screening) -> list[datetime]:
     """When each of the screening's decisions was made (its pace goes on from them)."""
     if screening.id is None:
         return []
-    return [entry.at for entry in desk.library.screenings.log(screening.id)]
+    return [entry.at for entry in desk._library.screenings.log(screening.id)]
 
 
 def decided_ids(desk: Desk, screening: Screening) -> set[int]:
@@ -101,7 +101,7 @@ def decided_ids(desk: Desk, screening: Screening) -> set[int]:
 
 def last_used(desk: Desk) -> Screening | None:
     """The screening resumed or changed last (None: there is none yet)."""
-    screenings = desk.library.screenings.all()
+    screenings = desk._library.screenings.all()
     return screenings[0] if screenings else None
 
 
@@ -153,7 +153,7 @@ def figures(
 def summaries(desk: Desk) -> list[ScreeningSummary]:
     """Every screening with its progress, the one used last first."""
     lines = []
-    for screening in desk.library.screenings.all():
+    for screening in desk._library.screenings.all():
         figures = stats(desk, screening)
         lines.append(
             ScreeningSummary(
@@ -165,7 +165,7 @@ def summaries(desk: Desk) -> list[ScreeningSummary]:
 
 @mutation
 def delete(desk: Desk, name: str) -> None:
-    desk.library.screenings.delete(name)
+    desk._library.screenings.delete(name)
     synced(desk, Changes(f"Forget screening {name}"))
 
 
@@ -174,21 +174,21 @@ def still_pending(desk: Desk, screening: Screening, ids: Sequence[int]) -> set[i
     decided in it, and (a screening of a status, as "not yet decided") still of that
     status; papers decided elsewhere leave such a screening, as they leave its scope."""
     decided = (
-        desk.library.screenings.decided_among(screening.id, ids)
+        desk._library.screenings.decided_among(screening.id, ids)
         if screening.id is not None
         else set()
     )
     waiting = [i for i in ids if i not in decided]
     if screening.scope.kind != Kind.STATUS:
         return set(waiting)
-    statuses = desk.library.triage.statuses(waiting)
+    statuses = desk._library.triage.statuses(waiting)
     return {i for i in waiting if i in statuses and statuses[i].value == screening.scope.value}
 
 
 def _decided(desk: Desk, screening: Screening) -> dict[int, Decision]:
     if screening.id is None:
         return {}
-    return {i: e.decision for i, e in desk.library.screenings.decided(screening.id).items()}
+    return {i: e.decision for i, e in desk._library.screenings.decided(screening.id).items()}
 
 
 # ---------------------------------------------------------------------- PRISMA counts
@@ -238,7 +238,7 @@ class Prisma:
 
 def prisma(desk: Desk, screening: Screening) -> Prisma:
     found = queue(desk, screening)
-    decided = desk.library.screenings.decided(screening.id) if screening.id is not None else {}
+    decided = desk._library.screenings.decided(screening.id) if screening.id is not None else {}
     latest = decided.values()
     rated = triage.rated_relevant(desk, list(latest))
     included = {e.paper_id for e in latest if e.decision == Decision.KEEP} | rated
@@ -249,7 +249,7 @@ def prisma(desk: Desk, screening: Screening) -> Prisma:
     )
     ordered = [(r, reasons[r]) for r in screening.reasons if reasons[r]]
     ordered += sorted((r, n) for r, n in reasons.items() if r not in screening.reasons)
-    batches = desk.library.imports.batches()
+    batches = desk._library.imports.batches()
     duplicates = sum(b.merged + b.unchanged for b in batches)
     return Prisma(
         screening=screening.name,

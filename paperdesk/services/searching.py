@@ -17,7 +17,7 @@ from paperdesk.core import fields
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.search.analysis import index_term
 from paperdesk.search.query import CHEAT_SHEET
-from paperdesk.services import column_orders, indexing
+from paperdesk.services import column_orders
 from paperdesk.services.desk import Desk
 from paperdesk.text import to_plain
 
@@ -65,22 +65,22 @@ def find_ids(
     the text being typed in a search field, part of `query`; its last word also finds
     longer words (search as you type).
     """
-    total = desk.library.papers.count()
-    orders = column_orders.of(desk.library)
+    total = desk._library.papers.count()
+    orders = column_orders.of(desk._library)
     if not query or not query.strip():
         key = "added" if sort == fields.RELEVANCE else sort
-        return SearchResult(orders.order(desk.library, key, descending), total, None, ())
+        return SearchResult(orders.order(desk._library, key, descending), total, None, ())
     desk.catch_up_with_others()  # a team library: others' tags are searchable at once
     ranked = sort == fields.RELEVANCE
-    hits = desk.index.search(query, ranked=ranked, typed=typed)  # scored only if ranked
+    hits = desk._index.search(query, ranked=ranked, typed=typed)  # scored only if ranked
     ids = hits.ids
-    behind = indexing.behind(desk) + len(desk.index_importing)
+    behind = desk.papers_behind() + len(desk.index_importing)
     if not ranked:
-        ids = orders.sort(desk.library, ids, sort, descending)
+        ids = orders.sort(desk._library, ids, sort, descending)
     else:
         if behind:
             # A bulk delete leaves the store before it leaves the index.
-            stored = set(desk.library.papers.sorted_ids())
+            stored = set(desk._library.papers.sorted_ids())
             ids = [i for i in ids if i in stored]
         if descending:
             ids = list(reversed(ids))
@@ -114,8 +114,8 @@ def readable_suggestion(desk: Desk, query: str, suggestion: str) -> str:
 def _worded(desk: Desk, match: re.Match[str], typed: str) -> str:
     field, term = match["field"], match["term"].lower()
     forms: Counter[str] = Counter()
-    ids = desk.index.papers_with_term(field or fields.DEFAULT_QUERY_FIELD, term, WORD_SAMPLE)
-    for paper in desk.library.papers.get_many(ids):
+    ids = desk._index.papers_with_term(field or fields.DEFAULT_QUERY_FIELD, term, WORD_SAMPLE)
+    for paper in desk._library.papers.get_many(ids):
         parts = (paper.title, paper.abstract, paper.note, *paper.authors)
         text = " ".join(to_plain(part) for part in parts)
         forms.update(w.lower() for w in _WORD.findall(text) if index_term(w) == term)
@@ -129,7 +129,7 @@ def _worded(desk: Desk, match: re.Match[str], typed: str) -> str:
 
 def shortlist_ids(desk: Desk, name: str) -> list[int]:
     """A shortlist's papers in the user's order."""
-    return desk.library.shortlists.paper_ids(name)
+    return desk._library.shortlists.paper_ids(name)
 
 
 def listing(
@@ -154,7 +154,7 @@ def listing(
         return replace(found, ids=desk.promise.order(found.ids), reorderable=False)
     pinned = _listed_ids(desk, scope)
     if pinned is not None and not text.strip() and sort == fields.RELEVANCE:
-        total = desk.library.papers.count()
+        total = desk._library.papers.count()
         return Listing(pinned, total, reorderable=scope.kind == Kind.SHORTLIST)
     query = combined_query(_query_of(desk, scope), text)
     result = find_ids(desk, query or None, sort, descending, typed=text if typing else "")
@@ -191,19 +191,19 @@ def _listed_ids(desk: Desk, scope: Scope) -> list[int] | None:
     on thousands of papers, whose search documents follow later.
     """
     if scope.kind == Kind.STATUS:
-        return desk.library.papers.ids_with_status(scope.value)
+        return desk._library.papers.ids_with_status(scope.value)
     if scope.kind == Kind.SHORTLIST:
         return shortlist_ids(desk, scope.value)
     if scope.kind == Kind.IMPORT:
-        return desk.library.imports.batch_paper_ids(int(scope.value))
+        return desk._library.imports.batch_paper_ids(int(scope.value))
     if scope.kind == Kind.IDS:
-        return desk.library.papers.require(scope.ids)
+        return desk._library.papers.require(scope.ids)
     return None
 
 
 def _query_of(desk: Desk, scope: Scope) -> str:
     if scope.kind == Kind.SAVED:
-        return desk.library.saved.query_of(scope.value)
+        return desk._library.saved.query_of(scope.value)
     if scope.kind == Kind.STATUS:
         return ""  # listed from the store (_listed_ids)
     return scope.query()

@@ -8,9 +8,9 @@ from paperdesk.services.desk import Desk
 
 def overview(desk: Desk) -> Overview:
     """Counts by status, tags, shortlists, saved searches and imports, read at one moment."""
-    return desk.library.stats.overview()
+    return desk._library.stats.overview()
 
 
 def library_stats(desk: Desk) -> LibraryStats:
     """The overview's counts, with venues, ratings and notes counted too."""
-    return desk.library.stats.library_stats()
+    return desk._library.stats.library_stats()

@@ -12,17 +12,17 @@ from paperdesk.services.desk import Desk
 
 def list_tags(desk: Desk) -> list[TagInfo]:
     """Every tag with its colour and how many papers carry it, by name."""
-    return desk.library.tags.all()
+    return desk._library.tags.all()
 
 
 @mutation
 def add_tags(desk: Desk, ids: Sequence[int], names: Sequence[str]) -> Changes:
-    return synced(desk, desk.library.tags.add(ids, names))
+    return synced(desk, desk._library.tags.add(ids, names))
 
 
 @mutation
 def remove_tags(desk: Desk, ids: Sequence[int], names: Sequence[str]) -> Changes:
-    return synced(desk, desk.library.tags.remove(ids, names))
+    return synced(desk, desk._library.tags.remove(ids, names))
 
 
 @mutation
@@ -30,14 +30,14 @@ def change_tags(
     desk: Desk, ids: Sequence[int], add: Sequence[str] = (), remove: Sequence[str] = ()
 ) -> Changes:
     """Add some tags and remove others in one action (one undo step)."""
-    return synced(desk, desk.library.tags.change(ids, add, remove))
+    return synced(desk, desk._library.tags.change(ids, add, remove))
 
 
 @mutation
 def toggle_tag(desk: Desk, ids: Sequence[int], name: str) -> Changes:
     """Add the tag to every paper, or take it off them all when every one has it."""
     wanted = name.casefold()
-    papers = desk.library.papers.get_many(ids)
+    papers = desk._library.papers.get_many(ids)
     if papers and all(wanted in {t.casefold() for t in p.tags} for p in papers):
         return remove_tags(desk, ids, [name])
     return add_tags(desk, ids, [name])
@@ -45,24 +45,24 @@ def toggle_tag(desk: Desk, ids: Sequence[int], name: str) -> Changes:
 
 @mutation
 def create_tag(desk: Desk, name: str, colour: str | None = None) -> Changes:
-    return synced(desk, desk.library.tags.create(name, colour))
+    return synced(desk, desk._library.tags.create(name, colour))
 
 
 @mutation
 def rename_tag(desk: Desk, old: str, new: str) -> Changes:
-    return synced(desk, desk.library.tags.rename(old, new))
+    return synced(desk, desk._library.tags.rename(old, new))
 
 
 @mutation
 def merge_tags(desk: Desk, sources: Sequence[str], target: str) -> Changes:
-    return synced(desk, desk.library.tags.merge(sources, target))
+    return synced(desk, desk._library.tags.merge(sources, target))
 
 
 @mutation
 def delete_tag(desk: Desk, name: str) -> Changes:
-    return synced(desk, desk.library.tags.delete(name))
+    return synced(desk, desk._library.tags.delete(name))
 
 
 @mutation
 def set_tag_colour(desk: Desk, name: str, colour: str | None) -> Changes:
-    return synced(desk, desk.library.tags.set_colour(name, colour))
+    return synced(desk, desk._library.tags.set_colour(name, colour))

@@ -14,7 +14,7 @@ from paperdesk.store.team_roles import LEVELS
 def init(desk: Desk) -> str:
     """Create the library's reader, member and owner roles and make the caller an owner;
     returns the owner's name. Safe to run again (it brings the grants up to date)."""
-    return _team(desk).library.init_team()
+    return _team(desk)._library.init_team()
 
 
 def add_member(desk: Desk, name: str, level: str = "member", password: str | None = None) -> bool:
@@ -24,11 +24,11 @@ def add_member(desk: Desk, name: str, level: str = "member", password: str | Non
         raise LibraryError(f"a member is one of {', '.join(LEVELS)}, not {level!r}")
     if not name.strip():
         raise LibraryError("a member needs a name (the role they log in as)")
-    return _team(desk).library.add_member(name.strip(), level, password)
+    return _team(desk)._library.add_member(name.strip(), level, password)
 
 
 def _team(desk: Desk) -> Desk:
-    if not desk.library.shared:
+    if not desk._library.shared:
         raise LibraryError(
             f"{desk.location} is a personal library: roles belong to a team library "
             "(--library postgresql://user@host/database)"

@@ -20,13 +20,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from paperdesk.core.changes import Changes
+from paperdesk.search.index import FullTextIndex
 from paperdesk.services import indexing
-
-if TYPE_CHECKING:  # Desk imports this module; only the type is needed here
-    from paperdesk.services.desk import Desk
+from paperdesk.store.library import Library
 
 log = logging.getLogger(__name__)
 
@@ -37,27 +35,28 @@ OWN_FILE = "team-own-generations"
 REBUILD_AFTER = 20_000
 
 
-def caught_up_to(desk: Desk) -> int | None:
+def caught_up_to(index: FullTextIndex) -> int | None:
     """The generation whose changes the local index reflects (None: never caught up)."""
     try:
-        return int((desk.index.folder / CURSOR_FILE).read_text(encoding="utf-8"))
+        return int((index.folder / CURSOR_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
 
 
-def catch_up(desk: Desk, progress: Callable[[int, int], None] | None = None) -> int:
+def catch_up(
+    library: Library, index: FullTextIndex, progress: Callable[[int, int], None] | None = None
+) -> int:
     """Bring the local index up to the library's generation; returns the papers re-indexed.
 
     The generation is read first: every change up to it is committed and logged, so
     the papers read after it are at least that new (a later change read early is
     indexed again at the next catch-up, never missed).
     """
-    library, index = desk.library, desk.index
     target = library.generation()
-    cursor = caught_up_to(desk)
+    cursor = caught_up_to(index)
     if cursor == target:
         return 0
-    own = [g for g in _own(desk) if cursor is not None and cursor < g <= target]
+    own = [g for g in _own(index) if cursor is not None and cursor < g <= target]
     reason = index.why_unusable()
     if reason is None and cursor is None:
         reason = "the index has not followed this team library before"
@@ -70,40 +69,40 @@ def catch_up(desk: Desk, progress: Callable[[int, int], None] | None = None) -> 
     if reason is not None:
         log.info("rebuilding the search index: %s", reason)
         indexing.rebuild(library, index, progress)
-        _remember(desk, target)
+        _remember(index, target)
         return library.papers.count()
     # Others' own notes and ratings are not in this index (only this member's are).
     ids = library.changes.papers_since(cursor or 0, target, library.member, skip=own)
     indexing.sync_changes(library, index, Changes(paper_ids=frozenset(ids)))
-    _remember(desk, target)
+    _remember(index, target)
     return len(ids)
 
 
-def indexed_own(desk: Desk, generation: int) -> None:
+def indexed_own(library: Library, index: FullTextIndex, generation: int) -> None:
     """This machine wrote `generation` and has indexed what it changed: catching up
     skips it. Nothing to note for a personal library, or an index never caught up
     (it is rebuilt whole at the next catch-up anyway)."""
-    if not desk.library.shared:
+    if not library.shared:
         return
-    cursor = caught_up_to(desk)
+    cursor = caught_up_to(index)
     if cursor is None or generation <= cursor:
         return
-    own = sorted({g for g in _own(desk) if g > cursor} | {generation})
-    _write(desk.index.folder / OWN_FILE, " ".join(map(str, own)))
+    own = sorted({g for g in _own(index) if g > cursor} | {generation})
+    _write(index.folder / OWN_FILE, " ".join(map(str, own)))
 
 
-def _own(desk: Desk) -> list[int]:
+def _own(index: FullTextIndex) -> list[int]:
     try:
-        text = (desk.index.folder / OWN_FILE).read_text(encoding="utf-8")
+        text = (index.folder / OWN_FILE).read_text(encoding="utf-8")
         return [int(word) for word in text.split()]
     except (OSError, ValueError):
         return []
 
 
-def _remember(desk: Desk, generation: int) -> None:
-    _write(desk.index.folder / CURSOR_FILE, str(generation))
-    own = [g for g in _own(desk) if g > generation]
-    _write(desk.index.folder / OWN_FILE, " ".join(map(str, own)))
+def _remember(index: FullTextIndex, generation: int) -> None:
+    _write(index.folder / CURSOR_FILE, str(generation))
+    own = [g for g in _own(index) if g > generation]
+    _write(index.folder / OWN_FILE, " ".join(map(str, own)))
 
 
 def _write(path: Path, text: str) -> None:

@@ -41,12 +41,12 @@ def decide(
     """Keep (onto `shortlist`, created if new), maybe or discard one paper, in a
     `screening` (its decisions are its own); a discard may carry an exclusion `reason`.
 
-    `index_later`: the search index follows after the call (indexing.catch_up), as
+    `index_later`: the search index follows after the call (Desk.catch_up_deferred), as
     the triage view asks: a whoosh commit is most of a decision's time (40-140 ms of
     CPU at 13,000 papers), and the next paper need only wait for the database.
     """
     screening_id = screening.id if screening is not None else None
-    changes = desk.library.triage.decide(paper_id, decision, shortlist, screening_id, reason)
+    changes = desk._library.triage.decide(paper_id, decision, shortlist, screening_id, reason)
     return synced(desk, changes, index_later=index_later)
 
 
@@ -60,13 +60,13 @@ def stats(
     tag, the pace of the last sitting and the stopping estimate: of one `screening`
     (whose `members` papers, `pending` of them undecided, the caller read with
     `screenings.queue`), or of the whole library's log when None."""
-    overview = desk.library.stats.overview()
+    overview = desk._library.stats.overview()
     if screening is not None and screening.id is not None:
-        log = desk.library.screenings.log(screening.id)
+        log = desk._library.screenings.log(screening.id)
         papers = members if members is not None else len({e.paper_id for e in log})
         left = pending if pending is not None else 0
     else:
-        log = desk.library.triage.log()
+        log = desk._library.triage.log()
         papers = overview.papers
         left = dict(overview.by_status).get(Status.NEW.value, 0)
     curve = found_curve(log, rated_relevant(desk, log))
@@ -90,15 +90,15 @@ def rated_relevant(desk: Desk, log: Sequence[LoggedDecision]) -> set[int]:
     """The decided papers whose rating makes them relevant for the model (4 or 5)."""
     ids = sorted({entry.paper_id for entry in log})
     return {
-        i for i, _status, rating in desk.library.triage.judged(ids) if rating >= POSITIVE_RATING
+        i for i, _status, rating in desk._library.triage.judged(ids) if rating >= POSITIVE_RATING
     }
 
 
 def highlight_words(desk: Desk) -> list[str]:
     """The words this library always highlights in abstracts."""
-    return desk.library.triage.highlight_words()
+    return desk._library.triage.highlight_words()
 
 
 @mutation
 def set_highlight_words(desk: Desk, words: Sequence[str]) -> Changes:
-    return synced(desk, desk.library.triage.set_highlight_words(words))
+    return synced(desk, desk._library.triage.set_highlight_words(words))

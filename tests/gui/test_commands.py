@@ -29,7 +29,7 @@ def test_a_new_shortlist_from_the_selection_is_one_undo_step(qtbot, window):
     assert window.menus.undo_action.text() == "&Undo Create shortlist Fresh list with 3 papers"
     with changes(qtbot, window):
         window.menus.undo_action.trigger()
-    assert window.desk.library.shortlists.all() == []
+    assert window.desk._library.shortlists.all() == []
 
 
 ACTIONS = {

@@ -370,13 +370,13 @@ def test_7_open_library_switches_the_window_and_remembers_recent_ones(
 
 # --- 8. delete asks first -------------------------------------------------------------------
 def test_8_delete_asks_and_cancel_keeps_the_papers(qtbot, window):
-    total = window.desk.library.papers.count()
+    total = window.desk._library.papers.count()
     window.table.selectAll()
     asker = window.panes.ask = ScriptedAsker(confirm=False)
     window.menus.delete_action.trigger()
     assert asker.asked_to_delete == [total]
     qtbot.waitUntil(window.runner.is_idle)  # a deletion, had one been queued, is done
-    assert window.desk.library.papers.count() == total
+    assert window.desk._library.papers.count() == total
 
 
 def test_8_the_question_names_the_count_and_can_be_turned_off(qtbot, window, monkeypatch):
@@ -404,11 +404,11 @@ def test_9_digits_rate_ctrl_y_redoes_and_end_goes_to_the_last_paper(qtbot, windo
     window.table.setFocus()
     with changes(qtbot, window):
         qtbot.keyClick(window.table, Qt.Key.Key_4)
-    assert window.desk.library.papers.get(paper_id).rating == 4
+    assert window.desk._library.papers.get(paper_id).rating == 4
     undo(qtbot, window)
     with changes(qtbot, window):
         qtbot.keyClick(window.table, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
-    assert window.desk.library.papers.get(paper_id).rating == 4
+    assert window.desk._library.papers.get(paper_id).rating == 4
     qtbot.keyClick(window.table, Qt.Key.Key_End)
     assert window.table.current_id() == window.model.ids()[-1]
     qtbot.keyClick(window.table, Qt.Key.Key_Home)
@@ -438,7 +438,7 @@ def test_10_titles_get_the_room_at_1400_and_nothing_clips_at_900(qtbot, window):
 
 
 def test_10_the_status_bar_keeps_the_counts(qtbot, window):
-    total = window.desk.library.papers.count()
+    total = window.desk._library.papers.count()
     window.table.select_ids(window.model.ids()[:3], window.model.ids()[0])
     assert window.counts.text() == f"3 selected  ·  {total} listed  ·  {total} in library"
     with searched(qtbot, window):
@@ -497,19 +497,19 @@ def test_a_bulk_status_is_shown_at_once_and_the_index_catches_up(qtbot, window, 
     import paperdesk.services._sync as sync
 
     monkeypatch.setattr(sync, "BULK_PAPERS", 5)  # the seeds stand in for 100,000 papers
-    total = window.desk.library.papers.count()
+    total = window.desk._library.papers.count()
     window.table.setFocus()
     qtbot.keyClick(window.table, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     with qtbot.waitSignal(window.catch_up.caught_up, timeout=60_000), changes(qtbot, window):
         qtbot.keyClick(window.table, Qt.Key.Key_S)
-    statuses = {p.status for p in window.desk.library.papers.get_many(window.model.ids())}
+    statuses = {p.status for p in window.desk._library.papers.get_many(window.model.ids())}
     assert statuses == {Status.SKIMMED}
     assert len(searching.find_ids(window.desk, "status:skimmed").ids) == total
-    assert window.desk.index.why_stale(window.desk.library.generation()) is None
+    assert window.desk._index.why_stale(window.desk._library.generation()) is None
     with qtbot.waitSignal(window.catch_up.caught_up, timeout=60_000):
         undo(qtbot, window)
     assert searching.find_ids(window.desk, "status:skimmed").ids == []
-    assert window.desk.index.why_stale(window.desk.library.generation()) is None
+    assert window.desk._index.why_stale(window.desk._library.generation()) is None
 
 
 def test_the_sidebar_counts_and_undo_labels_are_read_off_the_gui_thread(qtbot, window, monkeypatch):

@@ -40,7 +40,7 @@ def groups(dialog) -> list[list[str]]:
 
 
 def test_kept_apart_pairs_are_offered_and_merge_or_keep_apart_decides(qtbot, window):
-    total = window.desk.library.papers.count()
+    total = window.desk._library.papers.count()
     window.menus.duplicates_action.trigger()
     dialog = window.commands.duplicates_dialog
     qtbot.waitUntil(lambda: dialog.groups.topLevelItemCount() > 0, timeout=WAIT_MS)
@@ -61,17 +61,17 @@ def test_kept_apart_pairs_are_offered_and_merge_or_keep_apart_decides(qtbot, win
     choose("Letters")
     dialog.apart_button.click()
     qtbot.waitUntil(lambda: ["Letters", "Letters"] not in groups(dialog), timeout=WAIT_MS)
-    assert window.desk.library.papers.count() == total
+    assert window.desk._library.papers.count() == total
 
     choose("Fast sorting of things")
     dialog.merge_button.click()
-    qtbot.waitUntil(lambda: window.desk.library.papers.count() == total - 1, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: window.desk._library.papers.count() == total - 1, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: ["Fast sorting of things"] * 2 not in groups(dialog), timeout=WAIT_MS)
     qtbot.waitUntil(lambda: "Merge" in window.menus.undo_action.text(), timeout=WAIT_MS)
     # Kept apart for good: not offered again, not even to a new search.
     letters = {
         p.id
-        for p in window.desk.library.papers.get_many(range(1, total + 1))
+        for p in window.desk._library.papers.get_many(range(1, total + 1))
         if p.title == "Letters"
     }
     assert all(set(c.paper_ids) != letters for c in duplicates.find_clusters(window.desk))

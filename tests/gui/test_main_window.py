@@ -51,7 +51,7 @@ def redo(qtbot, window) -> None:
 
 
 def test_opens_with_every_paper_listed_and_the_first_one_shown(window):
-    total = window.desk.library.papers.count()
+    total = window.desk._library.papers.count()
     assert window.model.rowCount() == total > 30
     assert window.search_bar.count_label.text() == f"{total} of {total} papers"
     assert window.detail.paper() is not None
@@ -61,11 +61,11 @@ def test_opens_with_every_paper_listed_and_the_first_one_shown(window):
 
 def test_typing_a_query_filters_the_table(qtbot, window):
     expected = searching.find_ids(window.desk, "graph").ids
-    assert 0 < len(expected) < window.desk.library.papers.count()
+    assert 0 < len(expected) < window.desk._library.papers.count()
     with searched(qtbot, window):
         qtbot.keyClicks(window.search_bar.field, "graph")
     assert sorted(window.model.ids()) == sorted(expected)
-    total = window.desk.library.papers.count()
+    total = window.desk._library.papers.count()
     assert window.search_bar.count_label.text() == f"{len(expected)} of {total} papers"
     with searched(qtbot, window):
         window.search_bar.field.clear()
@@ -103,14 +103,14 @@ def test_stars_reach_the_database_and_undo_redo_restore_them(qtbot, window):
         qtbot.mouseClick(
             stars, Qt.MouseButton.LeftButton, pos=stars._star_rect(3).center().toPoint()
         )
-    assert window.desk.library.papers.get(paper_id).rating == 4
+    assert window.desk._library.papers.get(paper_id).rating == 4
     assert window.model.data(window.model.index(2, 0)) == "★★★★"
     assert window.menus.undo_action.text().startswith("&Undo ")
     undo(qtbot, window)
-    assert window.desk.library.papers.get(paper_id).rating == 0
+    assert window.desk._library.papers.get(paper_id).rating == 0
     assert stars.rating() == 0
     redo(qtbot, window)
-    assert window.desk.library.papers.get(paper_id).rating == 4
+    assert window.desk._library.papers.get(paper_id).rating == 4
     assert stars.rating() == 4
 
 
@@ -125,7 +125,7 @@ def test_rating_keys_rate_every_selected_paper(qtbot, window):
     assert len(ids) == 2
     with changes(qtbot, window):
         window.menus.rating_actions[5].trigger()
-    assert [p.rating for p in window.desk.library.papers.get_many(ids)] == [5, 5]
+    assert [p.rating for p in window.desk._library.papers.get_many(ids)] == [5, 5]
 
 
 def test_status_chooser_reaches_the_database_and_undo_restores_it(qtbot, window):
@@ -133,12 +133,12 @@ def test_status_chooser_reaches_the_database_and_undo_restores_it(qtbot, window)
     chooser = window.detail.single.status
     with changes(qtbot, window):
         chooser.activated.emit(chooser.findData(Status.READ.value))
-    assert window.desk.library.papers.get(paper_id).status == Status.READ
+    assert window.desk._library.papers.get(paper_id).status == Status.READ
     undo(qtbot, window)
-    assert window.desk.library.papers.get(paper_id).status == Status.NEW
+    assert window.desk._library.papers.get(paper_id).status == Status.NEW
     assert chooser.currentText() == "New"
     redo(qtbot, window)
-    assert window.desk.library.papers.get(paper_id).status == Status.READ
+    assert window.desk._library.papers.get(paper_id).status == Status.READ
 
 
 def test_status_keys_set_the_status(qtbot, window):
@@ -146,7 +146,7 @@ def test_status_keys_set_the_status(qtbot, window):
     window.table.setFocus()
     with changes(qtbot, window):
         qtbot.keyClick(window.table, Qt.Key.Key_T)
-    assert window.desk.library.papers.get(paper_id).status == Status.TO_READ
+    assert window.desk._library.papers.get(paper_id).status == Status.TO_READ
 
 
 def test_tag_field_and_chip_reach_the_database_and_undo_restores_them(qtbot, window):
@@ -155,19 +155,19 @@ def test_tag_field_and_chip_reach_the_database_and_undo_restores_them(qtbot, win
     with changes(qtbot, window):
         qtbot.keyClicks(chips.input, "ml/rnn")
         qtbot.keyClick(chips.input, Qt.Key.Key_Return)
-    assert window.desk.library.papers.get(paper_id).tags == ("ml/rnn",)
+    assert window.desk._library.papers.get(paper_id).tags == ("ml/rnn",)
     assert chips.tags() == ["ml/rnn"]
     assert window.sidebar.index_of(Scope(Kind.TAG, "ml/rnn")) is not None
     undo(qtbot, window)
-    assert window.desk.library.papers.get(paper_id).tags == ()
+    assert window.desk._library.papers.get(paper_id).tags == ()
     assert chips.tags() == []
     redo(qtbot, window)
-    assert window.desk.library.papers.get(paper_id).tags == ("ml/rnn",)
+    assert window.desk._library.papers.get(paper_id).tags == ("ml/rnn",)
     with changes(qtbot, window):
         qtbot.mouseClick(chips._chips[0].remove_button, Qt.MouseButton.LeftButton)
-    assert window.desk.library.papers.get(paper_id).tags == ()
+    assert window.desk._library.papers.get(paper_id).tags == ()
     undo(qtbot, window)
-    assert window.desk.library.papers.get(paper_id).tags == ("ml/rnn",)
+    assert window.desk._library.papers.get(paper_id).tags == ("ml/rnn",)
 
 
 def test_the_tag_completer_knows_existing_tags(qtbot, window):
@@ -192,10 +192,10 @@ def test_alt_number_keys_toggle_the_first_coloured_tags(qtbot, window):
     alt = Qt.KeyboardModifier.AltModifier
     with changes(qtbot, window):
         qtbot.keyClick(window.table, Qt.Key.Key_1, alt)
-    assert "keep" in window.desk.library.papers.get(paper_id).tags
+    assert "keep" in window.desk._library.papers.get(paper_id).tags
     with changes(qtbot, window):
         qtbot.keyClick(window.table, Qt.Key.Key_1, alt)
-    assert "keep" not in window.desk.library.papers.get(paper_id).tags
+    assert "keep" not in window.desk._library.papers.get(paper_id).tags
 
 
 def test_notes_save_themselves_and_undo_restores_the_old_text(qtbot, window):
@@ -203,9 +203,9 @@ def test_notes_save_themselves_and_undo_restores_the_old_text(qtbot, window):
     editor = window.detail.notes.editor
     with changes(qtbot, window):
         qtbot.keyClicks(editor, "Read section 3 first")
-    assert window.desk.library.papers.get(paper_id).note == "Read section 3 first"
+    assert window.desk._library.papers.get(paper_id).note == "Read section 3 first"
     undo(qtbot, window)
-    assert window.desk.library.papers.get(paper_id).note == ""
+    assert window.desk._library.papers.get(paper_id).note == ""
     assert editor.toPlainText() == ""
     redo(qtbot, window)
     assert editor.toPlainText() == "Read section 3 first"
@@ -221,12 +221,12 @@ def test_a_note_typed_just_before_closing_is_saved(qtbot, seeded_library, tmp_pa
     from paperdesk.services.desk import Desk
 
     with Desk.open(seeded_library) as desk:
-        assert desk.library.papers.get(paper_id).note == "last words"
+        assert desk._library.papers.get(paper_id).note == "last words"
 
 
 def test_editing_a_derived_title_replaces_it_and_undo_brings_it_back(qtbot, window):
     paper_id = select_row(qtbot, window, 0)
-    before = window.desk.library.papers.get(paper_id)
+    before = window.desk._library.papers.get(paper_id)
     assert before.title_is_derived
     window.table.setFocus()
     qtbot.keyClick(window.table, Qt.Key.Key_F2)
@@ -236,22 +236,22 @@ def test_editing_a_derived_title_replaces_it_and_undo_brings_it_back(qtbot, wind
     with changes(qtbot, window):
         qtbot.keyClicks(line, "A Proper Title")
         qtbot.keyClick(line, Qt.Key.Key_Return)
-    after = window.desk.library.papers.get(paper_id)
+    after = window.desk._library.papers.get(paper_id)
     assert after.title == "A Proper Title" and not after.title_is_derived
     assert "A Proper Title" in window.detail.single.title.label.text()
     undo(qtbot, window)
-    assert window.desk.library.papers.get(paper_id).title == before.title
-    assert window.desk.library.papers.get(paper_id).title_is_derived
+    assert window.desk._library.papers.get(paper_id).title == before.title
+    assert window.desk._library.papers.get(paper_id).title_is_derived
 
 
 def test_delete_key_deletes_and_undo_restores(qtbot, window):
-    total = window.desk.library.papers.count()
+    total = window.desk._library.papers.count()
     paper_id = select_row(qtbot, window, 4)
     window.panes.ask = ScriptedAsker(confirm=True)
     window.table.setFocus()
     with changes(qtbot, window), searched(qtbot, window):
         qtbot.keyClick(window.table, Qt.Key.Key_Delete)
-    assert window.desk.library.papers.count() == total - 1
+    assert window.desk._library.papers.count() == total - 1
     assert paper_id not in window.model.ids()
     with searched(qtbot, window):
         undo(qtbot, window)
@@ -294,24 +294,24 @@ def test_shortlists_create_add_by_drop_reorder_rename_delete(qtbot, window):
     undo(qtbot, window)
 
     # Delete in a shortlist takes the paper off the list, not out of the library.
-    total = window.desk.library.papers.count()
+    total = window.desk._library.papers.count()
     window.table.select_ids([ids[0]], ids[0])
     window.table.setFocus()
     with changes(qtbot, window):
         qtbot.keyClick(window.table, Qt.Key.Key_Delete)
     assert ids[0] not in searching.shortlist_ids(window.desk, "Reading group")
-    assert window.desk.library.papers.count() == total
+    assert window.desk._library.papers.count() == total
 
     window.panes.ask = ScriptedAsker(text="Must read")
     with changes(qtbot, window):
         window.commands.run_sidebar_command("rename-shortlist", "Reading group")
-    assert [s.name for s in window.desk.library.shortlists.all()] == ["Must read"]
+    assert [s.name for s in window.desk._library.shortlists.all()] == ["Must read"]
     assert window.sidebar.scope() == Scope(Kind.SHORTLIST, "Must read")
     with changes(qtbot, window):
         window.commands.run_sidebar_command("delete-shortlist", "Must read")
-    assert window.desk.library.shortlists.all() == []
+    assert window.desk._library.shortlists.all() == []
     undo(qtbot, window)
-    assert [s.name for s in window.desk.library.shortlists.all()] == ["Must read"]
+    assert [s.name for s in window.desk._library.shortlists.all()] == ["Must read"]
 
 
 def test_tags_rename_merge_delete_from_the_sidebar(qtbot, window):
@@ -326,14 +326,14 @@ def test_tags_rename_merge_delete_from_the_sidebar(qtbot, window):
     window.panes.ask = ScriptedAsker(choice="ml/rnn")
     with changes(qtbot, window):
         window.commands.run_sidebar_command("merge-tag", "recurrent")
-    assert [t.name for t in window.desk.library.tags.all()] == ["ml/rnn"]
-    assert window.desk.library.papers.get(second).tags == ("ml/rnn",)
+    assert [t.name for t in window.desk._library.tags.all()] == ["ml/rnn"]
+    assert window.desk._library.papers.get(second).tags == ("ml/rnn",)
     with searched(qtbot, window):
         window.sidebar.select_scope(Scope(Kind.TAG, "ml"))
     assert sorted(window.model.ids()) == sorted([first, second])
     with changes(qtbot, window):
         window.commands.run_sidebar_command("delete-tag", "ml/rnn")
-    assert window.desk.library.tags.all() == []
+    assert window.desk._library.tags.all() == []
 
 
 def test_status_entries_in_the_sidebar_filter_and_count(qtbot, window):
@@ -348,13 +348,13 @@ def test_status_entries_in_the_sidebar_filter_and_count(qtbot, window):
 
 
 def test_an_import_in_the_sidebar_shows_the_papers_of_that_file(qtbot, window):
-    batch = window.desk.library.imports.batches()[0]
+    batch = window.desk._library.imports.batches()[0]
     with searched(qtbot, window):
         window.sidebar.select_scope(Scope(Kind.IMPORT, str(batch.id)))
     assert window.model.rowCount() == batch.added
     with searched(qtbot, window):
         window.search_bar.set_text("graph")
-    members = set(window.desk.library.imports.batch_paper_ids(batch.id))
+    members = set(window.desk._library.imports.batch_paper_ids(batch.id))
     assert window.model.ids() and set(window.model.ids()) <= members
 
 
@@ -381,14 +381,14 @@ def test_dropping_files_on_the_window_imports_them_with_a_report(qtbot, window, 
         "  year = {2017},\n  abstract = {The dominant sequence transduction models.}\n}\n",
         encoding="utf-8",
     )
-    total = window.desk.library.papers.count()
+    total = window.desk._library.papers.count()
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(bib))])
     with qtbot.waitSignal(window.transfers.import_finished, timeout=WAIT_MS) as finished:
         drop_files_on(window, mime)
         assert window.progress.isVisible()
     assert finished.args[0].added == 1
-    assert window.desk.library.papers.count() == total + 1
+    assert window.desk._library.papers.count() == total + 1
     assert window.transfers.import_report is not None and window.transfers.import_report.isVisible()
     assert "1 paper added" in window.transfers.import_report.headline()
     qtbot.waitUntil(lambda: window.model.rowCount() == total + 1, timeout=WAIT_MS)
@@ -453,7 +453,7 @@ def test_cancel_during_a_real_import_answers_within_a_second_and_leaves_the_libr
     ]
     big = tmp_path / "big.jsonl"
     big.write_text("\n".join(lines), encoding="utf-8")
-    total = window.desk.library.papers.count()
+    total = window.desk._library.papers.count()
     window.transfers.import_files([big])
     qtbot.waitUntil(lambda: wait_for in window.progress.label.text(), timeout=60_000)
     started = time.monotonic()
@@ -462,7 +462,7 @@ def test_cancel_during_a_real_import_answers_within_a_second_and_leaves_the_libr
     assert time.monotonic() - started < 1.0
     assert finished.args[0].files[0].error.startswith("cancelled")
     qtbot.waitUntil(window.runner.is_idle, timeout=60_000)
-    assert window.desk.library.papers.count() == total
+    assert window.desk._library.papers.count() == total
     assert searching.find_ids(window.desk, '"We study problem 17"').ids == []
 
 
@@ -477,7 +477,7 @@ def test_a_killed_planning_process_is_reported_in_one_line_and_changes_nothing(
     from tests.services.test_plan_process import papers_file
 
     big = papers_file(tmp_path, 3000)  # over a megabyte: planned apart
-    total = window.desk.library.papers.count()
+    total = window.desk._library.papers.count()
 
     def planner():
         found = [c for c in multiprocessing.active_children() if c.name == "paperdesk-plan"]
@@ -494,7 +494,7 @@ def test_a_killed_planning_process_is_reported_in_one_line_and_changes_nothing(
     )
     assert "killed by SIGKILL" in window.transfers.import_report.details_html()
     qtbot.waitUntil(window.runner.is_idle, timeout=WAIT_MS)
-    assert window.desk.library.papers.count() == total
+    assert window.desk._library.papers.count() == total
 
 
 def test_an_unreadable_file_is_reported_not_raised(qtbot, window, tmp_path):
@@ -510,7 +510,7 @@ def test_first_run_offers_the_demo_and_loads_it(qtbot, tmp_path):
     from tests.gui.conftest import open_window
 
     window = open_window(qtbot, tmp_path / "new-library", tmp_path / "s.ini", offer_demo=True)
-    assert window.desk.library.papers.count() == 0
+    assert window.desk._library.papers.count() == 0
     offer = window.demo_offer
     assert offer is not None and offer.isVisible()
     with qtbot.waitSignal(window.transfers.import_finished, timeout=WAIT_MS):
@@ -547,7 +547,7 @@ def test_an_unexpected_error_is_shown_once_and_the_app_keeps_working(qtbot, wind
     assert len([m for m in window.errors.shown if "disk on fire" in m]) == 1
     with changes(qtbot, window):
         window.commands.set_status(Status.READ)
-    assert window.desk.library.papers.get(paper_id).status == Status.READ
+    assert window.desk._library.papers.get(paper_id).status == Status.READ
 
 
 def test_a_user_error_gets_a_readable_message(qtbot, window):
@@ -708,7 +708,7 @@ def test_export_dialog_previews_and_the_export_writes_the_shortlist(qtbot, windo
     assert finished.args[0].count == 3
     assert entries(target.read_text(encoding="utf-8")) == 3
     # An export changes nothing in the library (issue 26): its keys are not stored.
-    assert window.desk.library.papers.get(ids[0]).citation_key is None
+    assert window.desk._library.papers.get(ids[0]).citation_key is None
 
 
 def test_a_cancelled_or_refused_export_leaves_no_file(qtbot, window, tmp_path):

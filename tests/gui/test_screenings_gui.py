@@ -73,7 +73,7 @@ def test_leaving_and_entering_again_resumes_the_screening(qtbot, window) -> None
     seed(qtbot, view, "learning")
     decided(qtbot, window, view, Qt.Key.Key_X)
     decided(qtbot, window, view, Qt.Key.Key_X)
-    decided_ids = {e.paper_id for e in window.desk.library.triage.log()}
+    decided_ids = {e.paper_id for e in window.desk._library.triage.log()}
     total = view.progress_line.text().split(" decided")[0]
     assert total.startswith("2 of ")
     qtbot.keyClick(view, Qt.Key.Key_Escape)
@@ -93,7 +93,7 @@ def test_a_screening_resumes_after_closing_and_reopening_the_window(
     view.header.screening.setCurrentText("Robots")
     seed(qtbot, view, "robot")
     decided(qtbot, window, view, Qt.Key.Key_X)
-    first = {e.paper_id for e in window.desk.library.triage.log()}
+    first = {e.paper_id for e in window.desk._library.triage.log()}
     total = view.progress_line.text().split(" decided")[0]
     window.close()
 
@@ -163,8 +163,8 @@ def test_a_discard_carries_a_reason_picked_by_key_or_typed_new(qtbot, window) ->
         qtbot.keyClick(view, Qt.Key.Key_X)  # now the screening lists one: X asks
         assert "off topic" in view.reason_bar.listing.text()
         qtbot.keyClick(view.reason_bar.input, Qt.Key.Key_1)
-    qtbot.waitUntil(lambda: len(window.desk.library.triage.log()) == 2, timeout=WAIT_MS)
-    log = {e.paper_id: e.reason for e in window.desk.library.triage.log()}
+    qtbot.waitUntil(lambda: len(window.desk._library.triage.log()) == 2, timeout=WAIT_MS)
+    log = {e.paper_id: e.reason for e in window.desk._library.triage.log()}
     assert log == {first: "off topic", second: "off topic"}
     stored = screenings.named(window.desk, "Triage")
     assert stored.reasons == ("off topic",)

@@ -43,7 +43,7 @@ def acted(qtbot, window, widget, key, modifier=Qt.KeyboardModifier.NoModifier) -
 
 
 def stored(window, paper_id: int):
-    return window.desk.library.papers.get(paper_id)
+    return window.desk._library.papers.get(paper_id)
 
 
 def test_keep_discard_and_undo_reach_the_database_one_step_each(qtbot, window):
@@ -66,7 +66,7 @@ def test_keep_discard_and_undo_reach_the_database_one_step_each(qtbot, window):
     third = view.session.paper.id
     decided(qtbot, window, view, Qt.Key.Key_M)
     assert stored(window, third).status == Status.SKIMMED
-    assert [e.decision for e in window.desk.library.triage.log()] == [
+    assert [e.decision for e in window.desk._library.triage.log()] == [
         Decision.KEEP,
         Decision.DISCARD,
         Decision.MAYBE,
@@ -193,7 +193,7 @@ def test_window_letters_do_not_fire_in_triage(qtbot, window, key):
     view = enter_triage(qtbot, window)
     paper_id = view.session.paper.id
     decided(qtbot, window, view, key)
-    assert len(window.desk.library.triage.log()) == 1
+    assert len(window.desk._library.triage.log()) == 1
     assert stored(window, paper_id).status in (Status.TO_READ, Status.DISCARDED)
 
 
@@ -454,7 +454,7 @@ def test_a_paper_that_cannot_be_read_keeps_the_queue_and_says_why(qtbot, window,
     assert reason in view.empty.text() and view.empty.isVisible()
     assert not view.title.isVisible()
     qtbot.keyClick(view, Qt.Key.Key_S)  # nothing shown: nothing decided
-    assert window.desk.library.triage.log() == []
+    assert window.desk._library.triage.log() == []
 
     monkeypatch.setattr(reading, "paper", real)  # the server is back
     qtbot.keyClick(view, Qt.Key.Key_K)

@@ -27,7 +27,7 @@ def seeded_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def desk(seeded_template: Path, tmp_path: Path) -> Desk:
     folder = tmp_path / "library"
     # Without the template's backups: whether importing the two seed files took one
-    # depends on how long the first took (rolling_backups.before_import shares one
+    # depends on how long the first took (database_backups.before_import shares one
     # backup among imports within a minute), and tests count backups.
     shutil.copytree(seeded_template, folder, ignore=shutil.ignore_patterns("backups"))
     opened = Desk.open(folder)
@@ -44,7 +44,7 @@ def empty_desk(tmp_path: Path) -> Desk:
 
 def paper_with(desk: Desk, phrase: str) -> int:
     """The id of the seed paper whose abstract starts with `phrase`."""
-    for batch in desk.library.papers.iter_all():
+    for batch in desk._library.papers.iter_all():
         for paper in batch:
             if paper.abstract.startswith(phrase):
                 return paper.id

@@ -14,7 +14,7 @@ import random
 import sys
 
 from paperdesk.core.team_url import TeamAddress
-from paperdesk.services import editing, notes, searching, shortlists, tagging, team_index
+from paperdesk.services import editing, notes, searching, shortlists, tagging
 from paperdesk.services.desk import Desk
 
 SHARED_TAG = "team/shared"
@@ -25,7 +25,7 @@ def run(url: str, seed: int, operations: int) -> dict[str, object]:
     chooser = random.Random(seed)
     done: dict[str, list[list[object]]] = {"tag": [], "rate": [], "note": [], "shortlist": []}
     with Desk.open_team(TeamAddress.parse(url)) as desk:
-        user = desk.library.actor
+        user = desk._library.actor
         ids = searching.find_ids(desk).ids
         for number in range(operations):
             paper = chooser.choice(ids)
@@ -45,7 +45,7 @@ def run(url: str, seed: int, operations: int) -> dict[str, object]:
             else:
                 shortlists.add(desk, SHORTLIST, [paper])
                 done["shortlist"].append([paper])
-        team_index.catch_up(desk)
+        desk.catch_up_with_others()
         found = sorted(searching.find_ids(desk, f'tag:"{SHARED_TAG}"').ids)
     return {"user": user, "done": done, "found_shared": found}
 

@@ -117,7 +117,7 @@ def triage(desk: Desk, scratch: Path) -> None:
     shortlists.create(desk, "Nothing yet")
     saved.save_search(desk, "Keepers", "rating:>=4 tag:ml")
     saved.save_search(desk, "Unread", "status:new")
-    desk.library.papers.set_citation_keys({ttt: "sun2025learning", 3: "lian2017stability"})
+    desk._library.papers.set_citation_keys({ttt: "sun2025learning", 3: "lian2017stability"})
     editing.delete_papers(desk, [20])  # ids now have a gap
     for name, text in (("first.bib", FIRST_BIB), ("second.bib", SECOND_BIB)):
         (scratch / name).write_text(text, encoding="utf-8")
@@ -153,7 +153,7 @@ def curated(curated_template: Path, tmp_path: Path) -> Desk:
 
 def backed_up(desk: Desk, folder: Path) -> Path:
     target = folder / "library-backup.json"
-    assert backup.write_backup(desk, target) == desk.library.papers.count()
+    assert backup.write_backup(desk, target) == desk._library.papers.count()
     return target
 
 
@@ -193,12 +193,12 @@ def test_a_restored_library_is_identical_and_searchable(
     assert found(empty_desk, "rating:>=4 status:to-read") == [ttt]
     assert found(empty_desk, "title:decentralized") == [3]
     assert found(empty_desk, "status:discarded") == [9]
-    assert [(t.name, t.colour) for t in empty_desk.library.tags.all()] == [
+    assert [(t.name, t.colour) for t in empty_desk._library.tags.all()] == [
         ("later ☕", None),
         ("ml/attention", "#0088ff"),
         ("ml/rnn", "#ff8800"),
     ]
-    assert [s.name for s in empty_desk.library.saved.all()] == ["Keepers", "Unread"]
+    assert [s.name for s in empty_desk._library.saved.all()] == ["Keepers", "Unread"]
 
 
 def test_a_restored_library_carries_on_like_the_original(
@@ -216,7 +216,7 @@ def test_a_restored_library_carries_on_like_the_original(
     ]
     # New rows get fresh ids after the restored ones.
     tagging.add_tags(empty_desk, [1], ["new tag"])
-    assert max(t.id for t in empty_desk.library.tags.all()) == 4
+    assert max(t.id for t in empty_desk._library.tags.all()) == 4
 
 
 def test_import_of_a_backup_restores_it(curated: Desk, empty_desk: Desk, tmp_path: Path) -> None:
@@ -233,14 +233,14 @@ def test_restoring_into_a_library_with_papers_is_refused_and_changes_nothing(
 ) -> None:
     target = backed_up(curated, tmp_path)
     before = table_rows(curated.folder)
-    generation = curated.library.generation()
+    generation = curated._library.generation()
 
     with pytest.raises(LibraryError, match="not empty .*papers: 38.* --library") as caught:
         backup.restore_backup(curated, target)
 
     assert str(target) in str(caught.value)
     assert table_rows(curated.folder) == before
-    assert curated.library.generation() == generation
+    assert curated._library.generation() == generation
     report = importing.import_files(curated, [target])
     assert report.failed and "not empty" in report.files[0].error
     assert table_rows(curated.folder) == before
@@ -252,7 +252,7 @@ def test_a_library_with_only_a_tag_is_not_empty(
     tagging.create_tag(empty_desk, "mine")
     with pytest.raises(LibraryError, match=r"\(tags: 1\)"):
         backup.restore_backup(empty_desk, backed_up(curated, tmp_path))
-    assert [t.name for t in empty_desk.library.tags.all()] == ["mine"]
+    assert [t.name for t in empty_desk._library.tags.all()] == ["mine"]
 
 
 def test_a_cut_short_backup_names_the_problem_and_restores_nothing(
@@ -278,7 +278,7 @@ def test_an_invalid_row_names_its_place_and_restores_nothing(
 
     with pytest.raises(FormatError, match=r"papers\[\d+\] \(id \d+\)\.rating: .* found 6"):
         backup.restore_backup(empty_desk, target)
-    assert empty_desk.library.papers.count() == 0 and empty_desk.library.tags.all() == []
+    assert empty_desk._library.papers.count() == 0 and empty_desk._library.tags.all() == []
 
 
 def test_a_backup_replaces_the_old_file_whole_or_not_at_all(curated: Desk, tmp_path: Path) -> None:
@@ -354,7 +354,7 @@ def empty_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def apply_session(desk: Desk, session: dict[str, Any]) -> None:
-    library = desk.library
+    library = desk._library
     ids = library.imports.commit("Import generated papers", session["records"]).new_ids
     for name, colour in session["tags"]:
         library.tags.add([ids[0], *session["tagged"]], [name])

@@ -15,19 +15,19 @@ KEYS = [key for key in searching.SORT_KEYS if key not in (fields.RELEVANCE, fiel
 
 
 def _database_orders(desk: Desk) -> dict[tuple[str, bool], list[int]]:
-    papers = desk.library.papers
+    papers = desk._library.papers
     return {(k, d): papers.sorted_ids(k, d) for k in KEYS for d in (False, True)}
 
 
 def _kept_orders(desk: Desk) -> dict[tuple[str, bool], list[int]]:
-    orders = column_orders.of(desk.library)
-    return {(k, d): orders.order(desk.library, k, d) for k in KEYS for d in (False, True)}
+    orders = column_orders.of(desk._library)
+    return {(k, d): orders.order(desk._library, k, d) for k in KEYS for d in (False, True)}
 
 
 def _counting_full_reads(desk: Desk, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The sort keys read for every paper (not only for changed ones), as they happen."""
     reads: list[str] = []
-    papers = desk.library.papers
+    papers = desk._library.papers
     read = papers.sort_values
 
     def counted(sort: str, descending: bool = False, ids=None):  # type: ignore[no-untyped-def]
@@ -59,7 +59,7 @@ def test_kept_orders_follow_a_change_without_reading_every_paper(
     what: str,
     change: Callable[[Desk, list[int]], object],
 ) -> None:
-    ids = desk.library.papers.sorted_ids("added")
+    ids = desk._library.papers.sorted_ids("added")
     tagging.add_tags(desk, ids[30:33], ["gamma"])  # some papers have tags before
     assert _kept_orders(desk) == _database_orders(desk)
     change(desk, ids)
@@ -72,10 +72,10 @@ def test_kept_orders_follow_a_change_without_reading_every_paper(
 def test_a_change_not_noted_drops_the_orders(desk: Desk, monkeypatch: pytest.MonkeyPatch) -> None:
     """Another program's change (here: a write past the services) is not known paper by
     paper: the orders are read again, and are right."""
-    ids = desk.library.papers.sorted_ids("added")
+    ids = desk._library.papers.sorted_ids("added")
     before = _kept_orders(desk)
     with desk.writing():
-        desk.library.papers.set_rating(ids[:2], 3)  # no note: not through a service
+        desk._library.papers.set_rating(ids[:2], 3)  # no note: not through a service
     expected = _database_orders(desk)
     reads = _counting_full_reads(desk, monkeypatch)
     assert _kept_orders(desk) == expected != before
@@ -83,7 +83,7 @@ def test_a_change_not_noted_drops_the_orders(desk: Desk, monkeypatch: pytest.Mon
 
 
 def test_a_search_sorted_by_a_column_sees_a_change_at_once(desk: Desk) -> None:
-    ids = desk.library.papers.sorted_ids("added")
+    ids = desk._library.papers.sorted_ids("added")
     everything = searching.find_ids(desk, None, sort="title").ids
     editing.set_title(desk, everything[-1], "A first title")
     assert searching.find_ids(desk, None, sort="title").ids[0] == everything[-1]

@@ -28,13 +28,13 @@ TTT_DOI = "10.5555/pmlr-v267-sun25h"
 def insert(desk: Desk, *records: PaperRecord) -> list[int]:
     """Papers that reached the library without meeting the import's matcher
     (an older version, a restore): the duplicates this service exists for."""
-    ids = desk.library.imports.commit("Set up duplicates", list(records)).new_ids
-    indexing.add_new(desk.library, desk.index, ids)
+    ids = desk._library.imports.commit("Set up duplicates", list(records)).new_ids
+    indexing.add_new(desk._library, desk._index, ids)
     return ids
 
 
 def pmlr_ttt(desk: Desk, **changes: object) -> PaperRecord:
-    seed = desk.library.papers.get(paper_with(desk, TTT_START))
+    seed = desk._library.papers.get(paper_with(desk, TTT_START))
     fields = {
         "title": TTT_TITLE,
         "abstract": seed.abstract.replace("quadratic complexity", "quadratic complexity "),
@@ -65,7 +65,7 @@ def test_a_pmlr_copy_of_a_seed_paper_is_one_cluster_that_would_keep_the_doi_reco
 
 
 def test_similar_text_gives_its_score_as_the_confidence(desk: Desk) -> None:
-    seed = desk.library.papers.get(paper_with(desk, TTT_START))
+    seed = desk._library.papers.get(paper_with(desk, TTT_START))
     (typo_id,) = insert(desk, pmlr_ttt(desk, abstract=seed.abstract.replace("linear", "lienar", 1)))
     (version_id,) = insert(
         desk, PaperRecord(title="x", title_is_derived=True, abstract=revised(seed.abstract))
@@ -95,22 +95,22 @@ def test_merge_moves_what_the_user_made_to_the_survivor(desk: Desk) -> None:
     shortlists.add(desk, "reading group", [other, seed_id])
     shortlists.create(desk, "to cite")
     shortlists.add(desk, "to cite", [copy_id])
-    before = desk.library.papers.count()
-    seed_added = desk.library.papers.get(seed_id).added
+    before = desk._library.papers.count()
+    seed_added = desk._library.papers.get(seed_id).added
 
     changes = duplicates.merge(desk, [seed_id, copy_id])
 
     assert (
         changes.papers_added_or_removed and changes.description == f"Merge {seed_id} into {copy_id}"
     )
-    assert desk.library.papers.count() == before - 1
-    merged = desk.library.papers.get(copy_id)
+    assert desk._library.papers.count() == before - 1
+    merged = desk._library.papers.get(copy_id)
     assert merged.title == TTT_TITLE and merged.authors == TTT_AUTHORS
     assert merged.tags == ("icml", "rnn")
     assert merged.note == "PMLR version, cite this one.\n\nRead this before the group meeting."
     assert merged.status is Status.TO_READ and merged.rating == 4
     assert merged.shortlists == ("reading group", "to cite")
-    assert desk.library.shortlists.paper_ids("reading group") == [other, copy_id]
+    assert desk._library.shortlists.paper_ids("reading group") == [other, copy_id]
     assert merged.added == seed_added
     assert searching.find_ids(desk, "test-time training").ids[0] == copy_id
     assert seed_id not in searching.find_ids(desk, "test-time training").ids
@@ -119,26 +119,26 @@ def test_merge_moves_what_the_user_made_to_the_survivor(desk: Desk) -> None:
 def test_undo_of_a_merge_restores_both_records_and_redo_merges_again(desk: Desk) -> None:
     seed_id = paper_with(desk, TTT_START)
     (copy_id,) = insert(desk, pmlr_ttt(desk))
-    desk.library.papers.set_citation_keys({copy_id: "sun2025learning"})
+    desk._library.papers.set_citation_keys({copy_id: "sun2025learning"})
     tagging.add_tags(desk, [seed_id], ["rnn"])
     notes.set_note(desk, seed_id, "Read this first.")
     shortlists.create(desk, "reading group")
     shortlists.add(desk, "reading group", [seed_id])
-    original = {p.id: p for p in desk.library.papers.get_many([seed_id, copy_id])}
+    original = {p.id: p for p in desk._library.papers.get_many([seed_id, copy_id])}
 
     duplicates.merge(desk, [seed_id, copy_id], keep=seed_id)
-    kept = desk.library.papers.get(seed_id)
+    kept = desk._library.papers.get(seed_id)
     assert kept.citation_key == "sun2025learning" and kept.title == TTT_TITLE
 
     history.undo(desk)
-    restored = {p.id: p for p in desk.library.papers.get_many([seed_id, copy_id])}
+    restored = {p.id: p for p in desk._library.papers.get_many([seed_id, copy_id])}
     assert restored == original
-    assert desk.library.shortlists.paper_ids("reading group") == [seed_id]
+    assert desk._library.shortlists.paper_ids("reading group") == [seed_id]
     assert set(searching.find_ids(desk, '"expressive hidden states"').ids) >= {seed_id, copy_id}
 
     history.redo(desk)
-    assert [p.id for p in desk.library.papers.get_many([seed_id, copy_id])] == [seed_id]
-    assert desk.library.papers.get(seed_id).citation_key == "sun2025learning"
+    assert [p.id for p in desk._library.papers.get_many([seed_id, copy_id])] == [seed_id]
+    assert desk._library.papers.get(seed_id).citation_key == "sun2025learning"
 
 
 def test_not_duplicates_are_remembered_and_never_offered_again(desk: Desk) -> None:
@@ -169,29 +169,29 @@ def test_a_decision_survives_merging_one_of_its_papers(desk: Desk) -> None:
     )
     duplicates.mark_not_duplicates(desk, [seed_id, stranger_id])
     duplicates.merge(desk, [seed_id, copy_id], keep=copy_id)
-    assert desk.library.merges.not_duplicate_pairs() == {(copy_id, stranger_id)}
+    assert desk._library.merges.not_duplicate_pairs() == {(copy_id, stranger_id)}
     assert duplicates.find_clusters(desk) == []
 
 
 def test_merge_all_merges_only_sure_clusters_and_one_undo_restores_them(desk: Desk) -> None:
-    ttt = desk.library.papers.get(paper_with(desk, TTT_START))
-    scaling = desk.library.papers.get(paper_with(desk, "Scaling laws are powerful"))
+    ttt = desk._library.papers.get(paper_with(desk, TTT_START))
+    scaling = desk._library.papers.get(paper_with(desk, "Scaling laws are powerful"))
     ids = insert(
         desk,
         pmlr_ttt(desk),
         PaperRecord(title="x", title_is_derived=True, abstract=revised(scaling.abstract)),
     )
     assert len(duplicates.find_clusters(desk)) == 2
-    count = desk.library.papers.count()
+    count = desk._library.papers.count()
 
     changes = duplicates.merge_all(desk)
 
     assert changes.description == "Merge 1 duplicate group (1 paper folded in)"
-    assert desk.library.papers.count() == count - 1
+    assert desk._library.papers.count() == count - 1
     assert len(duplicates.find_clusters(desk)) == 1  # the revised version stays a suggestion
     history.undo(desk)
     back = [ttt.id, scaling.id, *ids]
-    assert [p.id for p in desk.library.papers.get_many(back)] == back
+    assert [p.id for p in desk._library.papers.get_many(back)] == back
     assert duplicates.merge_all(desk, min_confidence=0.99).description.startswith("Merge 1")
     assert duplicates.merge_all(desk, min_confidence=0.99).description.startswith("No duplicates")
 
@@ -202,7 +202,7 @@ def test_deleting_a_paper_and_undoing_keeps_its_not_duplicates_decision(desk: De
     duplicates.mark_not_duplicates(desk, [seed_id, copy_id])
     editing.delete_papers(desk, [copy_id])
     history.undo(desk)
-    assert desk.library.merges.not_duplicate_pairs() == {(seed_id, copy_id)}
+    assert desk._library.merges.not_duplicate_pairs() == {(seed_id, copy_id)}
 
 
 @pytest.mark.parametrize(
@@ -215,7 +215,7 @@ def test_deleting_a_paper_and_undoing_keeps_its_not_duplicates_decision(desk: De
     ],
 )
 def test_impossible_requests_are_refused_with_a_reason(desk: Desk, call) -> None:  # type: ignore[no-untyped-def]
-    generation = desk.library.generation()
+    generation = desk._library.generation()
     with pytest.raises(InvalidValueError):
         call(desk)
-    assert desk.library.generation() == generation
+    assert desk._library.generation() == generation

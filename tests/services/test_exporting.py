@@ -86,12 +86,12 @@ def test_hostile_shortlist_exports_in_order_and_parses(
 
 def test_an_export_changes_nothing_in_the_library(desk: Desk, tmp_path: Path) -> None:
     """Issue 26: one export stored 2,000 keys in the database, outside history."""
-    generation, undo = desk.library.generation(), history.labels(desk).undo
+    generation, undo = desk._library.generation(), history.labels(desk).undo
     exporting.export(desk, Scope(), tmp_path / "all.bib")
     exporting.export(desk, Scope(), tmp_path / "all.csv")
-    assert desk.library.generation() == generation
+    assert desk._library.generation() == generation
     assert history.labels(desk).undo == undo
-    assert all(p.citation_key is None for batch in desk.library.papers.iter_all() for p in batch)
+    assert all(p.citation_key is None for batch in desk._library.papers.iter_all() for p in batch)
 
 
 def test_a_paper_gets_the_same_key_in_every_export(desk: Desk, tmp_path: Path) -> None:
@@ -118,7 +118,7 @@ def test_an_export_is_no_undo_step_and_undo_still_undoes_the_last_action(
     exporting.export(desk, Scope(), tmp_path / "all.bib")
     assert history.labels(desk).undo == "Rate 4 stars"
     history.undo(desk)
-    assert desk.library.papers.get(36).rating == 0
+    assert desk._library.papers.get(36).rating == 0
 
 
 def test_pinned_keys_survive_edits_and_undo_takes_them_back(desk: Desk, tmp_path: Path) -> None:
@@ -133,7 +133,7 @@ def test_pinned_keys_survive_edits_and_undo_takes_them_back(desk: Desk, tmp_path
     assert f"@inproceedings{{{first}," in (tmp_path / "b.bib").read_text(encoding="utf-8")
     history.undo(desk)  # the title
     history.undo(desk)  # the keys
-    assert desk.library.papers.get(36).citation_key is None
+    assert desk._library.papers.get(36).citation_key is None
 
 
 def test_a_failed_or_cancelled_export_stores_no_keys(desk: Desk, tmp_path: Path) -> None:
@@ -141,7 +141,7 @@ def test_a_failed_or_cancelled_export_stores_no_keys(desk: Desk, tmp_path: Path)
         exporting.export(desk, Scope(), tmp_path / "no-such-folder" / "all.bib")
     with pytest.raises(Cancelled):
         exporting.export(desk, Scope(), tmp_path / "all.bib", cancelled=lambda: True)
-    assert all(p.citation_key is None for p in desk.library.papers.get_many([36, 1, 2]))
+    assert all(p.citation_key is None for p in desk._library.papers.get_many([36, 1, 2]))
     assert history.labels(desk).undo != "Assign citation keys"
 
 
@@ -164,7 +164,7 @@ def test_csv_reads_back_with_csv_module_and_our_reader(
     assert rows[0]["tags"] == "50%; c++"
     assert rows[0]["rating"] == "5"
     records = read_csv(raw.decode("utf-8-sig"), "list.csv").records
-    papers = desk.library.papers.get_many(hostile_shortlist)
+    papers = desk._library.papers.get_many(hostile_shortlist)
     assert [r.title for r in records] == [p.title for p in papers]
     assert [r.abstract for r in records] == [p.abstract for p in papers]
 

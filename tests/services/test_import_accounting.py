@@ -38,7 +38,7 @@ def test_every_entry_read_is_added_merged_or_skipped(empty_desk: Desk) -> None:
     report = import_one(empty_desk, JOURNAL)
     assert (report.read, report.added, report.merged, report.skipped) == (12, 10, 1, 1)
     assert report.read == report.accounted
-    assert empty_desk.library.papers.count() == 10
+    assert empty_desk._library.papers.count() == 10
     assert report.problems == [f"{JOURNAL}:81: no title"]
     (match,) = report.matches
     article = report.added_ids[7]  # the eighth entry added: the 2004 article
@@ -66,9 +66,9 @@ def test_pairs_kept_apart_are_offered_as_duplicates_but_never_merged_by_merge_al
     letters = [c for c in clusters if "contradicted" in " ".join(c.reasons)]
     assert letters, [c.reasons for c in clusters]
     assert all(c.confidence < duplicates.AUTO_MERGE_CONFIDENCE for c in letters)
-    before = empty_desk.library.papers.count()
+    before = empty_desk._library.papers.count()
     duplicates.merge_all(empty_desk)
-    assert empty_desk.library.papers.count() == before
+    assert empty_desk._library.papers.count() == before
 
 
 def test_a_key_used_twice_in_a_file_keeps_both_papers_and_suffixes_the_second(
@@ -120,7 +120,7 @@ def test_every_shared_bibliography_accounts_for_each_entry(tmp_path) -> None:
     for number, path in enumerate(files):
         with Desk.open(tmp_path / str(number)) as desk:
             (report,) = importing.import_files(desk, [path]).files
-            stored = desk.library.papers.count()
+            stored = desk._library.papers.count()
         if report.error is None:
             assert report.read == report.accounted, (path, report.summary())
             assert stored == report.added, path

@@ -38,7 +38,7 @@ def test_the_abstract_ids_and_authors_are_stored_once_and_the_other_source_field
     }
     report = importing.import_files(empty_desk, [_jsonl(tmp_path / "list.jsonl", [item])])
     (paper_id,) = report.files[0].added_ids
-    paper = empty_desk.library.papers.get(paper_id)
+    paper = empty_desk._library.papers.get(paper_id)
     assert (paper.abstract, paper.ids.url) == (abstract, url)
     assert paper.authors == ("Ada Lovelace", "Émile Borel")
     assert dict(paper.raw_fields) == {"title": "Bandits", "track": "main", "pages": "1-9"}
@@ -49,7 +49,7 @@ def test_a_raw_abstract_that_differs_from_the_stored_one_is_kept(
 ) -> None:
     source = _jsonl(tmp_path / "list.jsonl", [{"title": "Bandits", "abstract": "  Padded.  "}])
     report = importing.import_files(empty_desk, [source])
-    paper = empty_desk.library.papers.get(report.files[0].added_ids[0])
+    paper = empty_desk._library.papers.get(report.files[0].added_ids[0])
     assert paper.abstract == "Padded."
     assert dict(paper.raw_fields)["abstract"] == "  Padded.  "
 
@@ -96,9 +96,9 @@ def test_an_entry_merges_into_an_earlier_one_already_written_to_the_spool(
     report = importing.import_files(empty_desk, [_jsonl(tmp_path / "list.jsonl", entries)])
     (file,) = report.files
     assert (file.read, file.added, file.merged) == (6, 5, 1)
-    first = empty_desk.library.papers.get(file.added_ids[0])
+    first = empty_desk._library.papers.get(file.added_ids[0])
     assert (first.title, first.venue, first.year) == ("Paper number 0", "ICML", 2020)
-    keys = [empty_desk.library.papers.get(i).citation_key for i in file.added_ids]
+    keys = [empty_desk._library.papers.get(i).citation_key for i in file.added_ids]
     assert keys == ["same", "samea", "sameb", "samec", "samed"]
     assert "list.jsonl:2: citation key 'same' is already used by the entry on line 1" in "\n".join(
         file.warnings
@@ -108,13 +108,13 @@ def test_an_entry_merges_into_an_earlier_one_already_written_to_the_spool(
 def test_a_withdrawn_import_leaves_the_library_as_before_and_no_history(
     desk: Desk, tmp_path: Path
 ) -> None:
-    seed = desk.library.papers.get(paper_with(desk, "Self-attention performs well"))
+    seed = desk._library.papers.get(paper_with(desk, "Self-attention performs well"))
     entries: list[dict[str, object]] = [
         {"title": "A real title", "abstract": seed.abstract, "doi": "10.1/x", "tags": ["fresh"]},
         *({"title": f"New paper {n}", "abstract": f"Zebras gallop {n}.", "tags": ["fresh"]}
           for n in range(3)),
     ]  # fmt: skip
-    before = (desk.library.papers.count(), desk.library.history.recent(3), seed)
+    before = (desk._library.papers.count(), desk._library.history.recent(3), seed)
     report = importing.import_files(desk, [_jsonl(tmp_path / "list.jsonl", entries)])
     assert (report.files[0].added, report.files[0].merged) == (3, 1)
     assert searching.find_ids(desk, "zebras").ids
@@ -122,10 +122,10 @@ def test_a_withdrawn_import_leaves_the_library_as_before_and_no_history(
     withdrawn = importing.withdraw(desk, report.changes)
 
     assert withdrawn is not None and withdrawn.papers_added_or_removed
-    after = (desk.library.papers.count(), desk.library.history.recent(3))
-    assert (*after, desk.library.papers.get(seed.id)) == before
-    assert "fresh" not in [tag.name for tag in desk.library.tags.all()]
-    assert desk.library.imports.batches()[-1].file_name != "list.jsonl"
+    after = (desk._library.papers.count(), desk._library.history.recent(3))
+    assert (*after, desk._library.papers.get(seed.id)) == before
+    assert "fresh" not in [tag.name for tag in desk._library.tags.all()]
+    assert desk._library.imports.batches()[-1].file_name != "list.jsonl"
     assert searching.find_ids(desk, "zebras").ids == []
 
 
@@ -134,7 +134,7 @@ def test_an_import_stays_once_something_else_was_done(desk: Desk, tmp_path: Path
     report = importing.import_files(desk, [source])
     tagging.add_tags(desk, report.files[0].added_ids, ["kept"])
     assert importing.withdraw(desk, report.changes) is None
-    assert desk.library.papers.count() == 39
+    assert desk._library.papers.count() == 39
 
 
 def _zebras(tmp_path: Path, count: int = 3) -> Path:
@@ -159,7 +159,7 @@ def test_searches_say_the_index_is_behind_while_an_import_is_indexed(
     assert max(behind_seen) == 3
     assert searching.find_ids(desk, "zebras").index_behind == 0
     assert len(searching.find_ids(desk, "zebras").ids) == 3
-    assert desk.index.why_stale(desk.library.generation()) is None
+    assert desk._index.why_stale(desk._library.generation()) is None
 
 
 def test_an_interrupted_indexing_resumes_at_the_next_open_without_a_rebuild(
@@ -180,15 +180,15 @@ def test_an_interrupted_indexing_resumes_at_the_next_open_without_a_rebuild(
     with Desk.open(desk.folder) as again:
         assert again.index_behind == set()
         assert len(searching.find_ids(again, "zebras").ids) == 3
-        assert again.index.why_stale(again.library.generation()) is None
+        assert again._index.why_stale(again._library.generation()) is None
 
 
 def test_papers_left_to_index_are_forgotten_once_the_library_changed(
     desk: Desk, tmp_path: Path
 ) -> None:
     report, _changes = _stored(desk, _zebras(tmp_path))
-    generation = desk.library.generation()
-    desk.library.imports.remember_indexing(generation - 1, report.added_ids)
+    generation = desk._library.generation()
+    desk._library.imports.remember_indexing(generation - 1, report.added_ids)
     desk.close(catch_up=False)
     with Desk.open(desk.folder) as again:
         assert again.index_behind == set()

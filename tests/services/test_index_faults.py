@@ -17,7 +17,7 @@ from paperdesk.services.desk import Desk
 
 
 def test_leftovers_of_killed_index_writers_are_removed_at_open(desk: Desk) -> None:
-    live = desk.index.live_folder()
+    live = desk._index.live_folder()
     assert live is not None
     folder = desk.folder
     desk.close()
@@ -31,12 +31,12 @@ def test_leftovers_of_killed_index_writers_are_removed_at_open(desk: Desk) -> No
     with Desk.open(folder) as reopened:
         assert sorted(p.name for p in live.iterdir() if p.suffix == ".tmp") == []
         assert not half_built.exists()
-        assert reopened.index.live_folder() == live  # the live generation stays
+        assert reopened._index.live_folder() == live  # the live generation stays
         assert searching.find_ids(reopened, "graph").ids
 
 
 def test_leftovers_are_left_alone_while_another_program_writes(desk: Desk) -> None:
-    live = desk.index.live_folder()
+    live = desk._index.live_folder()
     assert live is not None
     folder, lock_path = desk.folder, desk.lock.path
     desk.close()
@@ -54,7 +54,7 @@ def test_a_disk_filling_during_a_rebuild_keeps_the_index_that_worked(
     desk: Desk, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The check before a rebuild judged the room; the disk filled meanwhile."""
-    live = desk.index.live_folder()
+    live = desk._index.live_folder()
 
     def full_disk(*_args: object, **_kwargs: object) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -62,9 +62,9 @@ def test_a_disk_filling_during_a_rebuild_keeps_the_index_that_worked(
     monkeypatch.setattr(segments, "write_segment", full_disk)
     with pytest.raises(StorageError, match="not enough space to rebuild the search index"):
         maintenance.reindex(desk)
-    assert desk.index.live_folder() == live
-    assert sorted(p.name for p in desk.index.folder.iterdir()) == ["current", live.name]
-    assert desk.index.why_stale(desk.library.generation()) is None
+    assert desk._index.live_folder() == live
+    assert sorted(p.name for p in desk._index.folder.iterdir()) == ["current", live.name]
+    assert desk._index.why_stale(desk._library.generation()) is None
     assert searching.find_ids(desk, "graph").ids
 
 
@@ -73,7 +73,7 @@ def test_a_failed_rebuild_at_open_deletes_nothing(
     desk: Desk, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Issue 26: the next open deleted the intact old index when it could not rebuild."""
-    folder, live = desk.folder, desk.index.live_folder()
+    folder, live = desk.folder, desk._index.live_folder()
     desk.close()
     (folder / "index" / "rebuilding").write_text("")  # a rebuild was killed
 
@@ -82,16 +82,17 @@ def test_a_failed_rebuild_at_open_deletes_nothing(
 
     monkeypatch.setattr(segments, "write_segment", full_disk)
     with Desk.open(folder) as reopened:
-        assert reopened.index.live_folder() == live
+        assert reopened._index.live_folder() == live
         assert searching.find_ids(reopened, "graph").ids
     assert "the search index could not be rebuilt: not enough space" in caplog.text
 
 
 def test_a_missing_index_is_one_message_with_the_repair(desk: Desk) -> None:
-    shutil.rmtree(desk.index.folder)
-    desk.index.close()
+    shutil.rmtree(desk._index.folder)
+    desk._index.close()
     with pytest.raises(IndexUnusableError) as error:
         searching.find_ids(desk, "graph")
+    folder = desk._index.folder
     assert str(error.value) == (
-        f"the search index in {desk.index.folder} is missing: run `paperdesk reindex` to rebuild it"
+        f"the search index in {folder} is missing: run `paperdesk reindex` to rebuild it"
     )

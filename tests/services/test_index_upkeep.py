@@ -32,7 +32,7 @@ def test_a_pool_of_processes_builds_the_same_index(
     serial = answers(desk)
     monkeypatch.setattr(index_pool, "POOL_THRESHOLD", 1)
     monkeypatch.setattr(index_pool, "MAX_WORKERS", 2)
-    assert index_pool.worker_count(desk.library.papers.count()) >= 1
+    assert index_pool.worker_count(desk._library.papers.count()) >= 1
     pooled = []
     build = index_pool.build_segments
     monkeypatch.setattr(
@@ -41,10 +41,10 @@ def test_a_pool_of_processes_builds_the_same_index(
     reported: list[tuple[int, int]] = []
     with desk.writing():
         indexing.rebuild(
-            desk.library, desk.index, lambda done, total: reported.append((done, total))
+            desk._library, desk._index, lambda done, total: reported.append((done, total))
         )
     assert pooled == [2] and answers(desk) == serial
-    assert reported[-1] == (desk.library.papers.count(), desk.library.papers.count())
+    assert reported[-1] == (desk._library.papers.count(), desk._library.papers.count())
     assert maintenance.check(desk) == []
 
 
@@ -52,19 +52,19 @@ def test_a_cancelled_pool_leaves_the_index_as_it_was(
     desk: Desk, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = answers(desk)
-    live = desk.index.live_folder()
+    live = desk._index.live_folder()
     monkeypatch.setattr(index_pool, "POOL_THRESHOLD", 1)
     monkeypatch.setattr(index_pool, "MAX_WORKERS", 2)
     with desk.writing(), pytest.raises(Cancelled):
-        indexing.rebuild(desk.library, desk.index, cancelled=lambda: True)
-    assert desk.index.live_folder() == live and answers(desk) == before
+        indexing.rebuild(desk._library, desk._index, cancelled=lambda: True)
+    assert desk._index.live_folder() == live and answers(desk) == before
     # Cancelled, not killed: the index that was there is current, and stays in use.
-    assert desk.index.why_stale(desk.library.generation()) is None
+    assert desk._index.why_stale(desk._library.generation()) is None
 
 
 def test_check_finds_a_zeroed_segment_and_rebuilds_the_index(desk: Desk) -> None:
     before = answers(desk)
-    live = desk.index.live_folder()
+    live = desk._index.live_folder()
     assert live is not None
     segment = max(live.glob("*.seg"), key=lambda path: path.stat().st_size)
     with segment.open("r+b") as file:
@@ -92,8 +92,8 @@ def test_an_import_indexed_as_a_job_of_its_own_is_indexed_once(empty_desk: Desk)
     # An import's papers wait in Desk.index_importing (searches count them as behind).
     assert empty_desk.index_importing == set(report.added_ids)
     importing.index_import(empty_desk, report, changes)
-    assert indexing.behind(empty_desk) == 0 and not empty_desk.index_importing
-    assert empty_desk.index.doc_count() == len(report.added_ids)
+    assert empty_desk.papers_behind() == 0 and not empty_desk.index_importing
+    assert empty_desk._index.doc_count() == len(report.added_ids)
     ids = searching.find_ids(empty_desk, "learning").ids
     assert ids and len(ids) == len(set(ids))
     assert maintenance.check(empty_desk) == []
@@ -123,9 +123,9 @@ def test_the_last_progress_report_of_a_pool_is_the_total(
     reported: list[tuple[int, int]] = []
     with desk.writing():
         indexing.rebuild(
-            desk.library, desk.index, lambda done, total: reported.append((done, total))
+            desk._library, desk._index, lambda done, total: reported.append((done, total))
         )
-    total = desk.library.papers.count()
+    total = desk._library.papers.count()
     assert reported[-1] == (total, total)
     assert answers(desk)["graph"]
 
@@ -141,18 +141,18 @@ def test_an_import_that_adds_nothing_does_not_rebuild_the_index(
         raise AssertionError("the index was rebuilt")
 
     monkeypatch.setattr(indexing, "rebuild", no_rebuild)
-    before = desk.index.doc_count()
+    before = desk._index.doc_count()
     # The GUI's way: commit, then (a job later) index_import; a write may come between.
     plan = plan_file(desk, SEEDS[0])
     report, changes = importing.commit(desk, plan, index=False)
     assert report.added == 0 and report.unchanged and not changes.paper_ids
-    assert desk.index.why_stale(desk.library.generation()) is None
-    assert not desk.index_importing and desk.library.imports.pending_indexing() is None
+    assert desk._index.why_stale(desk._library.generation()) is None
+    assert not desk.index_importing and desk._library.imports.pending_indexing() is None
     graph = searching.find_ids(desk, "graph").ids
     editing.set_rating(desk, [graph[0]], 4)
     importing.index_import(desk, report, changes)
     # The command line's way.
     assert not importing.import_files(desk, SEEDS).failed
-    assert desk.index.why_stale(desk.library.generation()) is None
-    assert desk.index.doc_count() == before
+    assert desk._index.why_stale(desk._library.generation()) is None
+    assert desk._index.doc_count() == before
     assert maintenance.check(desk) == []

@@ -56,10 +56,10 @@ def test_a_file_planned_apart_imports_as_one_planned_here(
     # The seeds and the file's first 300 entries are in the library: 100 new, 300 met.
     importing.import_files(desk, [path])
     path = papers_file(tmp_path, 400)
-    assert not plan_process.runs_apart(desk.library, path)
+    assert not plan_process.runs_apart(desk._library, path)
     here = plan_file(desk, path)
     seen: list[tuple[int, int, str]] = []
-    apart = plan_process.plan_apart(desk.library.file, path, lambda *p: seen.append(p))
+    apart = plan_process.plan_apart(desk._library.file, path, lambda *p: seen.append(p))
     assert list(temp_dir.iterdir()) == []  # its name is gone; the open file is the plan's
     assert apart.report == here.report and apart.report.added == 100
     assert apart.present_ids == here.present_ids and apart.user == here.user
@@ -81,15 +81,15 @@ def test_a_killed_planning_process_is_one_line_naming_the_file_and_changes_nothi
             if child.name == "paperdesk-plan" and child.pid is not None:
                 os.kill(child.pid, signal.SIGKILL)
 
-    before, generation = reading.count(desk), desk.library.generation()
-    plan = plan_process.plan_apart(desk.library.file, path, kill_it)
+    before, generation = reading.count(desk), desk._library.generation()
+    plan = plan_process.plan_apart(desk._library.file, path, kill_it)
     report, changes = importing.commit(desk, plan)
     assert report.summary() == (
         "big.jsonl: not imported: the process reading it stopped (killed by SIGKILL); "
         "nothing from this file was imported"
     )
     assert not changes.paper_ids
-    assert reading.count(desk) == before and desk.library.generation() == generation
+    assert reading.count(desk) == before and desk._library.generation() == generation
     assert list(temp_dir.iterdir()) == []
 
 
@@ -100,7 +100,7 @@ def test_a_cancelled_planning_process_stops_and_leaves_no_file(
     progressed: list[int] = []
     with pytest.raises(Cancelled):
         plan_process.plan_apart(
-            desk.library.file,
+            desk._library.file,
             path,
             lambda done, *_: progressed.append(done),
             lambda: bool(progressed),
@@ -113,9 +113,9 @@ def test_a_large_library_plans_even_a_small_file_apart(
     desk: Desk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = papers_file(tmp_path, 3)
-    assert not plan_process.runs_apart(desk.library, path)
+    assert not plan_process.runs_apart(desk._library, path)
     monkeypatch.setattr(plan_process, "MIN_LIBRARY_PAPERS", reading.count(desk))
-    assert plan_process.runs_apart(desk.library, path)
+    assert plan_process.runs_apart(desk._library, path)
     monkeypatch.setattr(plan_process, "MIN_FILE_BYTES", path.stat().st_size)
     monkeypatch.setattr(plan_process, "MIN_LIBRARY_PAPERS", 10**9)
-    assert plan_process.runs_apart(desk.library, path)
+    assert plan_process.runs_apart(desk._library, path)

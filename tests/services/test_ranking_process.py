@@ -48,13 +48,13 @@ def test_the_matrix_is_sent_in_slices_and_covers_every_paper(
     desk: Desk, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(promise_module, "SLICE", 7)
-    papers = desk.library.papers.count()
+    papers = desk._library.papers.count()
     assert desk.promise.features() == papers
     info = desk.promise.info()
     assert info["papers"] == papers and info["pid"] != os.getpid()
     # Reopened: the matrix comes from the process's cache, nothing is sent again.
     desk.promise.close()
-    again = Promise(desk.folder, desk.library)
+    again = Promise(desk.folder, desk._library)
     try:
         assert again.features() == papers
         assert again.info()["generation"] == 0  # loaded, not built

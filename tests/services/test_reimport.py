@@ -55,7 +55,7 @@ def test_pmlr_records_fill_real_titles_and_authors_into_seed_papers_keeping_user
     editing.set_rating(desk, [ttt], 5)
     shortlists.create(desk, "reading group")
     shortlists.add(desk, "reading group", [ttt])
-    seed_scaling = desk.library.papers.get(scaling)
+    seed_scaling = desk._library.papers.get(scaling)
     # The Unicode spelling (3.5×) misses the exact fingerprint: only similarity finds it.
     bib_abstract = PMLR_BIB.read_text(encoding="utf-8").split("3.5×")[0]
     assert fingerprint("", bib_abstract) != seed_scaling.fingerprint
@@ -63,8 +63,8 @@ def test_pmlr_records_fill_real_titles_and_authors_into_seed_papers_keeping_user
     report = import_one(desk, PMLR_BIB)
 
     assert (report.added, report.merged, report.unchanged) == (0, 2, 0), report.summary()
-    assert desk.library.papers.count() == 38
-    paper = desk.library.papers.get(ttt)
+    assert desk._library.papers.count() == 38
+    paper = desk._library.papers.get(ttt)
     assert paper.title == "Learning to (Learn at Test Time): RNNs with Expressive Hidden States"
     assert not paper.title_is_derived and paper.authors == TTT_AUTHORS
     assert paper.ids.url == "https://proceedings.mlr.press/v267/sun25h.html"
@@ -72,12 +72,12 @@ def test_pmlr_records_fill_real_titles_and_authors_into_seed_papers_keeping_user
     assert paper.note == "Compare with Mamba before the group meeting."
     assert paper.status is Status.TO_READ and paper.rating == 5
     assert paper.venue == "ICML"  # the stored venue stays; the PMLR one is an alternative
-    stored = desk.library.papers.stored_values([ttt])
+    stored = desk._library.papers.stored_values([ttt])
     alternatives = json.loads(stored[ttt]["alternatives"])
     assert alternatives["venue"] == [
         "Proceedings of the 42nd International Conference on Machine Learning"
     ]
-    merged = desk.library.papers.get(scaling)
+    merged = desk._library.papers.get(scaling)
     assert merged.title == "Scaling Inference-Efficient Language Models"
     assert merged.authors == ("Song Bian", "Minghao Yan", "Shivaram Venkataraman")
     assert merged.abstract == seed_scaling.abstract and merged.tags == ("to-discuss",)
@@ -101,7 +101,7 @@ def test_importing_the_bibtex_file_again_reports_it_unchanged(desk: Desk) -> Non
 
 def test_a_seed_file_imported_again_after_another_source_reports_unchanged(desk: Desk) -> None:
     import_one(desk, PMLR_BIB)
-    generation = desk.library.generation()
+    generation = desk._library.generation()
     report = import_one(desk, SEEDS[1])
     assert (report.added, report.updated, report.merged, report.unchanged, report.missing) == (
         0,
@@ -111,9 +111,9 @@ def test_a_seed_file_imported_again_after_another_source_reports_unchanged(desk:
         0,
     )
     assert report.summary().endswith("0 missing since last import - nothing new")
-    ttt = desk.library.papers.get(paper_with(desk, TTT_START))
+    ttt = desk._library.papers.get(paper_with(desk, TTT_START))
     assert not ttt.title_is_derived  # the seed list's derived title did not come back
-    assert desk.library.generation() == generation + 1  # only the batch was recorded
+    assert desk._library.generation() == generation + 1  # only the batch was recorded
 
 
 def newer_version(seed: Path, folder: Path) -> tuple[Path, str, str, str]:
@@ -150,8 +150,8 @@ def test_a_newer_version_of_a_list_reports_new_updated_unchanged_and_missing(
     assert "1 added, 1 updated, 0 merged, 17 already present, 1 missing since last import" in (
         report.summary()
     )
-    assert desk.library.papers.count() == 39  # a paper missing from the list stays in the library
-    updated = desk.library.papers.get(ttt)
+    assert desk._library.papers.count() == 39  # a paper missing from the list stays in the library
+    updated = desk._library.papers.get(ttt)
     assert updated.abstract == edited and updated.tags == ("rnn",)
     assert searching.find_ids(desk, '"modern recurrent network"').ids == [ttt]
     assert paper_with(desk, removed[:60]) and paper_with(desk, NEW_ABSTRACT[:60])
@@ -165,7 +165,7 @@ def test_a_newer_list_never_replaces_a_title_the_user_gave(desk: Desk, tmp_path:
     editing.set_title(desk, ttt, "TTT layers")
     newer, _removed, _original, edited = newer_version(SEEDS[1], tmp_path)
     import_one(desk, newer)
-    paper = desk.library.papers.get(ttt)
+    paper = desk._library.papers.get(ttt)
     assert paper.title == "TTT layers" and paper.abstract == edited
 
 
@@ -184,12 +184,12 @@ def test_two_versions_of_one_title_in_a_file_stay_unchanged_on_reimport(
         encoding="utf-8",
     )
     assert import_one(empty_desk, versions).added == 1
-    kept = empty_desk.library.papers.get(1).abstract
+    kept = empty_desk._library.papers.get(1).abstract
     again = import_one(empty_desk, versions)
     # Counted per entry (issue 9: every entry read is accounted for): both met paper 1.
     assert (again.read, again.updated, again.merged, again.unchanged) == (2, 0, 0, 2)
     assert [(m.paper_id, m.outcome) for m in again.matches] == [(1, "unchanged")] * 2
-    assert empty_desk.library.papers.get(1).abstract == kept
+    assert empty_desk._library.papers.get(1).abstract == kept
 
 
 def test_an_import_that_changes_nothing_takes_no_backup(desk: Desk) -> None:

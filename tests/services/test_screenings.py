@@ -21,7 +21,7 @@ QUERY = "diffusion models for molecules"
 
 
 def doi_ids(desk: Desk) -> dict[str, int]:
-    papers = desk.library.papers.get_many(desk.library.papers.sorted_ids())
+    papers = desk._library.papers.get_many(desk._library.papers.sorted_ids())
     return {p.ids.doi or "": p.id for p in papers}
 
 

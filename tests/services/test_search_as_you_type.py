@@ -34,7 +34,7 @@ def desk(empty_desk: Desk, tmp_path: Path) -> Desk:
 
 def typed(desk: Desk, text: str, typing: bool = True) -> set[str]:
     ids = searching.listing(desk, EVERYTHING, text, typing=typing).ids
-    titles = {desk.library.papers.get(i).title for i in ids}
+    titles = {desk._library.papers.get(i).title for i in ids}
     return {key for key, title in PAPERS.items() if title in titles}
 
 

@@ -69,7 +69,7 @@ def test_listing_a_shortlist_keeps_its_order_until_narrowed_or_sorted(desk: Desk
 
 
 def test_listing_an_import_chosen_ids_and_a_saved_search(desk: Desk) -> None:
-    batch = desk.library.imports.batches()[0]
+    batch = desk._library.imports.batches()[0]
     assert searching.listing(desk, Scope(Kind.IMPORT, str(batch.id))).ids == list(
         range(1, batch.added + 1)
     )

@@ -66,7 +66,7 @@ def test_concurrent_clients_lose_no_operation(
     assert sum(len(ops) for r in reports for ops in r["done"].values()) >= 1000
 
     with Desk.open_team(TeamAddress.parse(postgres_server.url(team_database))) as check:
-        papers = {p.id: p for p in check.library.papers.get_many(searching.find_ids(check).ids)}
+        papers = {p.id: p for p in check._library.papers.get_many(searching.find_ids(check).ids)}
         expected_tags: dict[int, set[str]] = defaultdict(set)
         for report in reports:
             user = report["user"]

@@ -66,7 +66,7 @@ def test_a_new_team_library_is_created_and_its_state_kept_in_the_user_data_folde
     client: Client, tmp_path: Path
 ) -> None:
     alice = client("alice")
-    assert alice.library.shared
+    assert alice._library.shared
     assert alice.folder.is_relative_to(tmp_path / "share" / "paperdesk" / "teams")
     assert (alice.folder / "index").is_dir()
     assert "alice@localhost" in alice.location
@@ -99,7 +99,7 @@ def test_two_edits_of_one_field_the_last_wins_and_the_first_stays_in_history(
     bob = client("bob")
     editing.set_status(seeded, [7], Status.READ)
     editing.set_status(bob, [7], Status.DISCARDED)
-    assert seeded.library.papers.get(7).status is Status.DISCARDED
+    assert seeded._library.papers.get(7).status is Status.DISCARDED
     entries = history.recent(seeded, 2)
     assert [(e.actor, e.action) for e in entries] == [
         ("bob", "Set status discarded"),
@@ -114,9 +114,9 @@ def test_notes_are_each_members_own_and_nobodys_paragraph_is_lost(
     notes.append_note(seeded, 9, "alice: strong baseline")
     notes.append_note(bob, 9, "bob: weak ablations")
     notes.append_note(client("bob"), 9, "bob: from his other laptop")
-    assert seeded.library.papers.get(9).note == "alice: strong baseline"
-    assert bob.library.papers.get(9).note == ("bob: weak ablations\n\nbob: from his other laptop")
-    team = seeded.library.papers.get(9).team
+    assert seeded._library.papers.get(9).note == "alice: strong baseline"
+    assert bob._library.papers.get(9).note == ("bob: weak ablations\n\nbob: from his other laptop")
+    team = seeded._library.papers.get(9).team
     assert team is not None
     assert [(n.member, n.body.splitlines()[0]) for n in team.notes] == [
         ("alice", "alice: strong baseline"),
@@ -135,7 +135,7 @@ def test_each_member_searches_their_own_ratings_and_notes(seeded: Desk, client: 
     assert searching.find_ids(bob, "note:wombat").ids == [5]
     assert searching.find_ids(seeded, "note:wombat").ids == []
     for desk in (seeded, bob):
-        team = desk.library.papers.get(4).team
+        team = desk._library.papers.get(4).team
         assert team is not None and (team.average, team.count) == (3.0, 2)
 
 
@@ -147,9 +147,9 @@ def test_a_client_catches_up_with_the_others_changes_and_finds_them(
     shortlists.create(seeded, "Reading group", [12, 13])
     notes.set_note(seeded, 14, "the quokka trick again")
     editing.delete_papers(seeded, [15])
-    assert bob.index.search("tag:to-discuss").ids == []  # its index has not caught up yet
+    assert bob._index.search("tag:to-discuss").ids == []  # its index has not caught up yet
 
-    reindexed = team_index.catch_up(bob)
+    reindexed = bob.catch_up_with_others()
 
     # 11, 12, 13 and the deleted 15: alice's own note of 14 is not in bob's index.
     assert reindexed == 4
@@ -157,14 +157,14 @@ def test_a_client_catches_up_with_the_others_changes_and_finds_them(
     assert sorted(searching.find_ids(bob, 'in:"Reading group"').ids) == [12, 13]
     assert searching.find_ids(bob, "quokka").ids == []
     assert searching.find_ids(seeded, "quokka").ids == [14]
-    assert 15 not in bob.index.indexed_ids()
+    assert 15 not in bob._index.indexed_ids()
 
 
 def test_a_search_catches_up_first(seeded: Desk, client: Client) -> None:
     bob = client("bob")
     tagging.add_tags(seeded, [21], ["just-now"])
     assert searching.find_ids(bob, "tag:just-now").ids == [21]
-    assert team_index.caught_up_to(bob) == seeded.library.generation()
+    assert team_index.caught_up_to(bob._index) == seeded._library.generation()
 
 
 def test_a_client_that_reopens_finds_what_others_did_while_it_was_closed(
@@ -183,7 +183,7 @@ def test_a_client_too_far_behind_rebuilds_its_index(
     bob = client("bob")
     tagging.add_tags(seeded, [1, 2, 3], ["many"])
     monkeypatch.setattr(team_index, "REBUILD_AFTER", 2)
-    assert team_index.catch_up(bob) == bob.library.papers.count()
+    assert bob.catch_up_with_others() == bob._library.papers.count()
     assert sorted(searching.find_ids(bob, "tag:many").ids) == [1, 2, 3]
 
 
@@ -212,7 +212,7 @@ def test_a_json_lines_export_carries_every_members_values_back(
     exported = tmp_path / "team.jsonl"
     exporting.export(seeded, Scope(), exported, "jsonl")
     items = [json.loads(line) for line in exported.read_text(encoding="utf-8").splitlines()]
-    (item,) = [i for i in items if i["title"] == seeded.library.papers.get(2).title]
+    (item,) = [i for i in items if i["title"] == seeded._library.papers.get(2).title]
     assert (item["rating"], item["team"]["average"]) == (4, 3.0)
 
     # Into another team library, by its owner: every member's note and rating, as they
@@ -221,7 +221,7 @@ def test_a_json_lines_export_carries_every_members_values_back(
     with Desk.open_team(TeamAddress.parse(postgres_server.url(database, "alice"))) as owner:
         assert not importing.import_files(owner, [exported]).failed
     with Desk.open_team(TeamAddress.parse(postgres_server.url(database, "carol"))) as carol:
-        (two, three) = carol.library.papers.get_many(ids_of_titles(carol, seeded, [2, 3]))
+        (two, three) = carol._library.papers.get_many(ids_of_titles(carol, seeded, [2, 3]))
         assert two.team is not None and two.team.ratings == (("alice", 4), ("bob", 2))
         assert two.rating == 0  # carol has not rated it
         assert three.team is not None
@@ -230,28 +230,28 @@ def test_a_json_lines_export_carries_every_members_values_back(
             ("bob", "bob: skip it"),
         ]
         alice_note = next(n for n in three.team.notes if n.member == "alice")
-        assert alice_note.when == seeded.library.papers.get(3).team.notes[0].when  # type: ignore[union-attr]
+        assert alice_note.when == seeded._library.papers.get(3).team.notes[0].when  # type: ignore[union-attr]
     # Into a personal library: the exporting member's own.
     with Desk.open(tmp_path / "personal") as personal:
         assert not importing.import_files(personal, [exported]).failed
-        (two, three) = personal.library.papers.get_many(ids_of_titles(personal, seeded, [2, 3]))
+        (two, three) = personal._library.papers.get_many(ids_of_titles(personal, seeded, [2, 3]))
         assert (two.rating, three.note, two.team) == (4, "alice: read it", None)
 
 
 def ids_of_titles(desk: Desk, source: Desk, ids: list[int]) -> list[int]:
     """The ids in `desk` of the papers `source` holds as `ids` (matched by title)."""
-    by_title = {p.title: p.id for p in desk.library.papers.get_many(searching.find_ids(desk).ids)}
-    return [by_title[p.title] for p in source.library.papers.get_many(ids)]
+    by_title = {p.title: p.id for p in desk._library.papers.get_many(searching.find_ids(desk).ids)}
+    return [by_title[p.title] for p in source._library.papers.get_many(ids)]
 
 
 def test_the_importing_machine_does_not_index_its_import_a_second_time(client: Client) -> None:
     alice = client("alice")
     report = importing.import_files(alice, SEEDS)
     assert report.added > 10
-    assert team_index.catch_up(alice) == 0  # was every imported paper again
+    assert alice.catch_up_with_others() == 0  # was every imported paper again
     bob = client("bob")
     tagging.add_tags(bob, [1], ["after-the-import"])
-    assert team_index.catch_up(alice) == 1  # bob's tag, not alice's import
+    assert alice.catch_up_with_others() == 1  # bob's tag, not alice's import
     assert searching.find_ids(alice, "tag:after-the-import").ids == [1]
     assert len(searching.find_ids(alice).ids) == report.added
 
@@ -278,7 +278,7 @@ def test_a_rating_made_while_the_server_is_away_is_kept_and_applied_on_reconnect
     applied = pending_changes.apply_pending(bob)
     assert applied is not None and 2 in applied.paper_ids
     assert pending_changes.pending(bob) == []
-    two = seeded.library.papers.get(2)
+    two = seeded._library.papers.get(2)
     assert two.team is not None and two.team.ratings == (("alice", 2), ("bob", 4))
     assert two.status is Status.READ
     assert [e.actor for e in history.recent(seeded, 2)] == ["bob", "bob"]

@@ -63,8 +63,8 @@ def test_undo_takes_back_the_members_own_latest_action_never_anothers(
     assert history.labels(bob).undo == "Add tag bob-read-this"
     assert history.undo(bob) is not None  # bob's tag, not alice's newer note
     assert history.undo(bob) is None  # bob did nothing else: alice's actions are hers
-    assert alice.library.papers.get(2).note == "alice: strong baseline"
-    assert alice.library.papers.get(1).rating == 4
+    assert alice._library.papers.get(2).note == "alice: strong baseline"
+    assert alice._library.papers.get(1).rating == 4
     assert tagging.list_tags(alice) == []
     (tag,) = [e for e in history.recent(alice, 10) if e.actor == "bob"]
     assert (tag.action, tag.undone, tag.undone_by) == ("Add tag bob-read-this", True, "bob")
@@ -72,8 +72,8 @@ def test_undo_takes_back_the_members_own_latest_action_never_anothers(
     notes.append_note(bob, 2, "bob: weak ablations")
     assert history.labels(alice).undo == "Append to note"
     assert history.undo(alice) is not None
-    assert alice.library.papers.get(2).note == ""
-    assert bob.library.papers.get(2).note == "bob: weak ablations"
+    assert alice._library.papers.get(2).note == ""
+    assert bob._library.papers.get(2).note == "bob: weak ablations"
     assert history.labels(alice).redo == "Append to note"
     assert history.labels(bob).redo is None  # bob's new action forgot only his own redo
     # History names who did and who undid each action.
@@ -86,15 +86,15 @@ def test_cancelling_an_import_never_withdraws_another_members_action(
     seeded: Desk, client: Client
 ) -> None:
     alice, bob = seeded, client("bob")
-    before = alice.library.papers.count()
+    before = alice._library.papers.count()
     _report, changes = importing.commit(alice, plan_file(alice, SEEDS[1]), index=False)
     tagging.add_tags(bob, [1], ["after-the-import"])
     bobs = history.recent(bob, 1)[0]
     assert changes.history_id is not None and changes.history_id != bobs.id
     assert history.recent(alice, 2)[1].id == changes.history_id  # its own row, read inside
-    assert alice.library.imports.withdraw(bobs.id) is None  # not alice's to withdraw
+    assert alice._library.imports.withdraw(bobs.id) is None  # not alice's to withdraw
     assert importing.withdraw(alice, changes) is not None  # her own import, though not newest
-    assert alice.library.papers.count() == before
+    assert alice._library.papers.count() == before
     assert [t.name for t in tagging.list_tags(alice)] == ["after-the-import"]
 
 
@@ -137,15 +137,15 @@ def test_a_members_raw_sql_cannot_change_another_members_note_nor_forge_history(
             bob.execute("truncate history")
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             bob.execute("update alembic_version set version_num='0001'")
-    assert alice.library.papers.get(1).note == "alice: read it"
-    assert alice.library.papers.get(1).rating == 5
+    assert alice._library.papers.get(1).note == "alice: read it"
+    assert alice._library.papers.get(1).rating == 5
     assert [e.actor for e in history.recent(alice, 10)].count("alice") >= 3
     # bob's own values are his to change, with paperdesk or without.
     with raw_sql(postgres_server, team_database, "bob") as bob:
         bob.execute(
             "insert into member_values (paper_id, member, rating, note) values (1, 'bob', 2, '')"
         )
-    assert alice.library.members.of(1).ratings == (("alice", 5), ("bob", 2))
+    assert alice._library.members.of(1).ratings == (("alice", 5), ("bob", 2))
 
 
 def test_a_reader_reads_and_the_server_refuses_their_writes(
@@ -154,7 +154,7 @@ def test_a_reader_reads_and_the_server_refuses_their_writes(
     editing.set_rating(seeded, [1], 5)
     reader = client(READER)
     assert reader.read_only
-    assert reader.library.papers.get(1).team is not None
+    assert reader._library.papers.get(1).team is not None
     with pytest.raises(ReadOnlyLibraryError):
         tagging.add_tags(reader, [1], ["mine"])
     with raw_sql(postgres_server, team_database, READER) as raw:
@@ -179,7 +179,7 @@ def test_a_member_added_later_reads_and_writes_their_own(
     address = TeamAddress.parse(postgres_server.url(team_database, "frank"))
     with Desk.open_team(address.with_password("fr@nk/s3cret")) as frank:
         editing.set_rating(frank, [1], 3)
-        assert frank.library.members.of(1).ratings == (("frank", 3),)
+        assert frank._library.members.of(1).ratings == (("frank", 3),)
         assert history.recent(frank, 1)[0].actor == "frank"
 
 
@@ -201,12 +201,12 @@ def test_a_member_deletes_and_undeletes_only_papers_without_others_values(
     editing.set_rating(bob, [2], 3)
     with pytest.raises(PaperdeskError, match="only an owner deletes it"):
         editing.delete_papers(bob, [1])
-    assert alice.library.members.of(1).ratings == (("alice", 4),)
+    assert alice._library.members.of(1).ratings == (("alice", 4),)
     editing.delete_papers(bob, [2])  # only bob's own rating goes with it
     assert history.undo(bob) is not None
-    assert bob.library.members.of(2).ratings == (("bob", 3),)
+    assert bob._library.members.of(2).ratings == (("bob", 3),)
     # An owner may; undoing it brings everyone's values back.
     editing.set_rating(bob, [1], 2)
     editing.delete_papers(alice, [1])
     assert history.undo(alice) is not None
-    assert alice.library.members.of(1).ratings == (("alice", 4), ("bob", 2))
+    assert alice._library.members.of(1).ratings == (("alice", 4), ("bob", 2))

@@ -18,7 +18,6 @@ from paperdesk.services import (
     editing,
     exporting,
     history,
-    indexing,
     reading,
     screenings,
     searching,
@@ -37,13 +36,13 @@ def test_a_keep_sets_the_status_joins_the_target_shortlist_and_logs_it_in_one_un
     assert changes.paper_ids == {3} and changes.shortlists
     assert reading.paper(desk, 3).status == Status.TO_READ
     assert shortlist_ids(desk, "Reading group") == [3]
-    assert [(e.paper_id, e.decision) for e in desk.library.triage.log()] == [(3, Decision.KEEP)]
+    assert [(e.paper_id, e.decision) for e in desk._library.triage.log()] == [(3, Decision.KEEP)]
 
     undone = history.undo(desk)
     assert undone is not None and 3 in undone.paper_ids
     assert reading.paper(desk, 3).status == Status.NEW
     assert "Reading group" not in [s.name for s in shortlists.list_shortlists(desk)]
-    assert desk.library.triage.log() == []
+    assert desk._library.triage.log() == []
 
 
 def test_maybe_and_discard_set_their_statuses_and_leave_the_shortlists_alone(desk):
@@ -58,7 +57,7 @@ def test_a_decision_may_leave_the_index_to_catch_up_afterwards(desk):
     triage.decide(desk, 4, Decision.DISCARD, index_later=True)
     assert reading.paper(desk, 4).status == Status.DISCARDED  # in the database at once
     assert desk.index_behind == {4}
-    indexing.catch_up(desk)
+    desk.catch_up_deferred()
     assert desk.index_behind == set()
     assert searching.listing(desk, Scope(), "status:discarded").ids == [4]
 
@@ -134,7 +133,7 @@ def test_marks_and_decisions_survive_the_json_backup(desk, empty_desk, tmp_path)
     backup.restore_backup(empty_desk, path)
     paper = reading.paper(empty_desk, 8)
     assert [(m.quote, m.comment) for m in paper.annotations] == [(quote, "keep this")]
-    assert [e.decision for e in empty_desk.library.triage.log()] == [Decision.KEEP]
+    assert [e.decision for e in empty_desk._library.triage.log()] == [Decision.KEEP]
     assert triage.highlight_words(empty_desk) == ["bandit", "regret"]
 
 

@@ -48,7 +48,7 @@ def test_tag_rename_merge_colour_delete(desk: Desk) -> None:
     tagging.merge_tags(desk, ["recurrent"], "learning/rnn")
     assert found(desk, "tag:learning/rnn") == [1, 2]
     tagging.set_tag_colour(desk, "learning/rnn", "#ff8800")
-    assert [t.colour for t in desk.library.tags.all()] == ["#ff8800"]
+    assert [t.colour for t in desk._library.tags.all()] == ["#ff8800"]
     tagging.delete_tag(desk, "learning/rnn")
     assert found(desk, "tag:learning") == []
 
@@ -65,22 +65,23 @@ def test_status_and_rating_filters_follow_edits(desk: Desk) -> None:
 
 def test_title_edit_clears_the_derived_flag_and_is_searchable(desk: Desk) -> None:
     editing.set_title(desk, 3, "Stability and Generalization of Decentralized SGD")
-    paper = desk.library.papers.get(3)
+    paper = desk._library.papers.get(3)
     assert paper.title_is_derived is False
     assert found(desk, "title:decentralized") == [3]
     history.undo(desk)
-    assert desk.library.papers.get(3).title_is_derived is True
+    assert desk._library.papers.get(3).title_is_derived is True
 
 
 def test_notes_set_append_search_and_undo(desk: Desk) -> None:
     notes.set_note(desk, 12, "Compare with Mamba; read §3 first")
     notes.append_note(desk, 12, "Code is on GitHub")
     assert (
-        desk.library.papers.get(12).note == "Compare with Mamba; read §3 first\n\nCode is on GitHub"
+        desk._library.papers.get(12).note
+        == "Compare with Mamba; read §3 first\n\nCode is on GitHub"
     )
     assert 12 in found(desk, "note:github")
     history.undo(desk)
-    assert desk.library.papers.get(12).note == "Compare with Mamba; read §3 first"
+    assert desk._library.papers.get(12).note == "Compare with Mamba; read §3 first"
 
 
 def test_shortlists_through_services_and_in_query(desk: Desk) -> None:
@@ -109,7 +110,7 @@ def test_adding_to_a_shortlist_creates_it_when_asked_in_one_undo_step(desk: Desk
     assert history.labels(desk).undo == "Add to fresh"
     history.undo(desk)
     history.undo(desk)
-    assert desk.library.shortlists.all() == []
+    assert desk._library.shortlists.all() == []
     with pytest.raises(NotFoundError):
         shortlists.add(desk, "Fresh", [12])
 
@@ -124,11 +125,11 @@ def test_deleting_papers_removes_them_from_search_until_undone(desk: Desk) -> No
 
 def test_saved_searches_refuse_broken_queries(desk: Desk) -> None:
     saved.save_search(desk, "Good", "rating:>=4")
-    assert [s.query for s in desk.library.saved.all()] == ["rating:>=4"]
+    assert [s.query for s in desk._library.saved.all()] == ["rating:>=4"]
     with pytest.raises(QueryError):
         saved.save_search(desk, "Broken", '"unclosed')
     saved.delete_search(desk, "Good")
-    assert desk.library.saved.all() == []
+    assert desk._library.saved.all() == []
 
 
 def test_sorting_a_query_by_a_column(desk: Desk) -> None:
@@ -153,7 +154,7 @@ def test_index_is_rebuilt_after_its_folder_is_deleted(desk: Desk) -> None:
 
 
 def test_a_write_the_index_missed_is_caught_up_on_open(desk: Desk) -> None:
-    desk.library.tags.add([6], ["sneaky"])  # bypasses the services: index is now stale
+    desk._library.tags.add([6], ["sneaky"])  # bypasses the services: index is now stale
     assert maintenance.check(desk)
     folder = desk.folder
     desk.close()
@@ -190,8 +191,8 @@ def test_adding_and_removing_tags_at_once_is_one_undo_step(desk: Desk) -> None:
     tagging.add_tags(desk, [12, 7], ["Alpha"])
     changes = tagging.change_tags(desk, [12, 7], add=["Beta"], remove=["alpha"])
     assert changes.paper_ids == {7, 12} and changes.description == "Add tag Beta; remove tag alpha"
-    assert [desk.library.papers.get(i).tags for i in (7, 12)] == [("Beta",), ("Beta",)]
+    assert [desk._library.papers.get(i).tags for i in (7, 12)] == [("Beta",), ("Beta",)]
     assert found(desk, "tag:beta") == [7, 12] and found(desk, "tag:alpha") == []
     history.undo(desk)
-    assert [desk.library.papers.get(i).tags for i in (7, 12)] == [("Alpha",), ("Alpha",)]
+    assert [desk._library.papers.get(i).tags for i in (7, 12)] == [("Alpha",), ("Alpha",)]
     assert found(desk, "tag:alpha") == [7, 12] and found(desk, "tag:beta") == []

@@ -37,7 +37,7 @@ NOTES = [
 
 def user_library(desk: Desk) -> list[int]:
     """The seed library with every kind of user data on some of its papers."""
-    ids = [p.id for batch in desk.library.papers.iter_all() for p in batch][:12]
+    ids = [p.id for batch in desk._library.papers.iter_all() for p in batch][:12]
     tagging.create_tag(desk, "method/rl", "#ff8800")
     tagging.add_tags(desk, ids[:6], ["method/rl", "method/rl/offline"])
     tagging.add_tags(desk, ids[4:9], ["to cite"])
@@ -71,7 +71,7 @@ def user_data_of(paper: Paper, colours: dict[str, str | None]) -> dict[str, obje
 
 def by_key(desk: Desk) -> dict[str | None, dict[str, object]]:
     colours = {tag.name: tag.colour for tag in tagging.list_tags(desk)}
-    papers = reading.papers(desk, [p.id for b in desk.library.papers.iter_all() for p in b])
+    papers = reading.papers(desk, [p.id for b in desk._library.papers.iter_all() for p in b])
     return {paper.citation_key: user_data_of(paper, colours) for paper in papers}
 
 

@@ -100,10 +100,10 @@ def test_the_first_open_of_the_day_backs_up_once_and_n_are_kept(seeded_template,
         Desk.open(desk.folder).close()
         assert list((desk.folder / "backups").glob("*-daily.sqlite3")) == daily
         for _ in range(4):
-            rolling_backups.take(desk.library, desk.folder, "import")
+            rolling_backups.take(desk._library, desk.folder, "import")
         assert len(list((desk.folder / "backups").glob("*.sqlite3"))) == 5
         database_backups.set_kept(desk, 2)
-        assert rolling_backups.kept(desk.library) == 2
+        assert rolling_backups.kept(desk._library) == 2
         assert len(list((desk.folder / "backups").glob("*.sqlite3"))) == 2
         with pytest.raises(Exception, match="keep at least one"):
             database_backups.set_kept(desk, 0)

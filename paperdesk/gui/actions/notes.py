@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from paperdesk.gui.actions.offline import DRAFT_KEPT, is_offline_refusal
 from paperdesk.gui.operations import Operations
-from paperdesk.gui.team_offline import DRAFT_KEPT, is_offline_refusal
 from paperdesk.services import notes
 
 

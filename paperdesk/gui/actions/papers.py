@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from paperdesk.core.models import Status
 from paperdesk.gui.actions import perform
+from paperdesk.gui.actions.offline import is_offline_refusal
 from paperdesk.gui.operations import Operations
-from paperdesk.gui.team_offline import is_offline_refusal
 from paperdesk.services import editing, pending_changes
 from paperdesk.services.pending_changes import PendingChange
 

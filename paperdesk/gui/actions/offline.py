@@ -1,0 +1,20 @@
+"""A change a team library refused only because its server is away (gui/team_offline.py
+shows the banner and applies what was kept once the server is back)."""
+
+from __future__ import annotations
+
+from paperdesk.core.errors import ReadOnlyLibraryError, ServerUnreachable
+from paperdesk.services.desk import Desk
+
+#: Said when a note's save is refused that way: its text is kept as a draft.
+DRAFT_KEPT = "The note is kept as a draft and saved once the team library is back."
+
+
+def is_offline_refusal(desk: Desk | None, error: BaseException) -> bool:
+    """Whether a team library refused a change only because its server is away."""
+    if desk is None or desk.address is None:
+        return False
+    # A reader's library is read-only too, and stays so: only the server's absence counts.
+    return isinstance(error, ServerUnreachable) or (
+        desk.offline and isinstance(error, ReadOnlyLibraryError)
+    )
