@@ -114,7 +114,7 @@ def main() -> int:
     args = parser.parse_args()
     load = os.getloadavg()[0]
     with Desk.open(args.library) as desk:
-        papers = desk.library.papers.count()
+        papers = desk._library.papers.count()
         searching.find_ids(desk, "graph")  # the index open, as after the first search
         found = measure(desk, args.runs)
     print(f"{papers:,} papers, load average {load:.1f} at the start")

@@ -398,14 +398,14 @@ def test_dropping_files_on_the_window_imports_them_with_a_report(qtbot, window, 
 @pytest.mark.parametrize("answer", [False, True])
 def test_a_seed_list_of_noise_is_imported_only_if_the_user_says_so(qtbot, window, tmp_path, answer):
     noise = random_words_seed_list(tmp_path / "noise.txt", paragraphs=30)
-    total = window.desk.library.papers.count()
+    total = window.desk._library.papers.count()
     window.panes.ask = ScriptedAsker(confirm=answer)
     with qtbot.waitSignal(window.transfers.import_finished, timeout=WAIT_MS) as finished:
         window.transfers.import_files([noise], report=False)
     ((name, doubt),) = window.panes.ask.asked_to_import
     assert name == "noise.txt" and doubt.startswith("only 0 of its 30 paragraphs hold a sentence")
     assert finished.args[0].added == (30 if answer else 0)
-    assert window.desk.library.papers.count() == total + (30 if answer else 0)
+    assert window.desk._library.papers.count() == total + (30 if answer else 0)
 
 
 def test_a_long_import_shows_progress_and_cancel_stops_it(qtbot, window, tmp_path, monkeypatch):
