@@ -128,7 +128,7 @@ def _definitions(desk: Desk, format: str, ids: Sequence[int]) -> BibtexDefinitio
     """For BibTeX: the preambles and strings of the files the papers came from."""
     if "definitions" not in WRITERS[format].options:
         return BibtexDefinitions()
-    return desk.library.imports.definitions_for(ids)
+    return desk._library.imports.definitions_for(ids)
 
 
 def _tag_colours(desk: Desk) -> tuple[tuple[str, str], ...]:

@@ -106,7 +106,7 @@ def test_the_preamble_and_strings_are_written_back(empty_desk: Desk, tmp_path: P
 def test_an_undone_import_takes_its_definitions_with_it(empty_desk: Desk, tmp_path: Path) -> None:
     import_one(empty_desk, TEX_HEAVY)
     history.undo(empty_desk)
-    assert empty_desk.library.imports.definitions_for(range(1, 20)).preamble == ()
+    assert empty_desk._library.imports.definitions_for(range(1, 20)).preamble == ()
     history.redo(empty_desk)
     assert "\\acro" in exported(empty_desk, tmp_path / "o.bib")
 
