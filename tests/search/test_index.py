@@ -5,8 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from paperdesk.core.errors import Cancelled, QueryError
 from paperdesk.search.index import FullTextIndex
@@ -250,67 +248,3 @@ def test_markdown_emphasis_in_a_note_is_searchable(tmp_path: Path) -> None:
     missed = idx.search("note:griffn")
     assert missed.suggestion == "note:griffin"  # a word, never `note:*griffin*`
     idx.close()
-
-
-# Characters a query is made of: words, operators, fields and the parser's punctuation.
-_QUERY_PIECES = st.lists(
-    st.sampled_from(
-        [
-            "graph",
-            "neural",
-            "forest",
-            "x",
-            "AND",
-            "OR",
-            "NOT",
-            "TO",
-            "(",
-            ")",
-            '"',
-            "*",
-            "?",
-            "~",
-            "~2",
-            "<",
-            ">",
-            "=",
-            "..",
-            "[",
-            "]",
-            "{",
-            "}",
-            ":",
-            "title:",
-            "year:",
-            "tag:",
-            "rating:",
-            "note:",
-            "in:",
-            "2025",
-            "-1",
-            "é",
-            "\\",
-            "'",
-            "^",
-            "+",
-            " ",
-        ]
-    )
-    | st.text(max_size=6),
-    max_size=25,
-).map("".join)
-
-
-@settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(text=_QUERY_PIECES, typing=st.booleans())
-def test_any_query_is_answered_or_refused_in_one_line(
-    index: FullTextIndex, text: str, typing: bool
-) -> None:
-    """The parser is fuzzed through the index: whatever is typed gives hits or a
-    QueryError a user can read, never another exception (issue 13 item 7)."""
-    try:
-        index.search(text, typed=text if typing else "")
-    except QueryError as refused:
-        assert "\n" not in str(refused) and len(str(refused)) < 300
