@@ -23,7 +23,8 @@ from dataclasses import replace
 from paperdesk.core.errors import FormatError
 from paperdesk.core.identifiers import identifiers_from
 from paperdesk.core.models import PaperRecord, UserData
-from paperdesk.formats.base import Problem, ReadResult, result_or_error
+from paperdesk.formats import base
+from paperdesk.formats.base import Problem, ReadResult, result_or_error, too_many_entries
 from paperdesk.formats.csv_cells import restore
 from paperdesk.formats.field_values import year_from_text
 from paperdesk.formats.user_data import (
@@ -95,6 +96,8 @@ def read_csv(text: str, file_name: str) -> ReadResult:
     records: list[PaperRecord] = []
     warnings: list[Problem] = []
     for line, cells in rows:
+        if len(records) >= base.MAX_ENTRIES:
+            raise too_many_entries(file_name)
         values = {field: restore(_cell(cells, index)) for field, index in columns.items()}
         title = to_plain(values.get("title", ""))
         if not title:

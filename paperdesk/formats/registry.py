@@ -20,13 +20,15 @@ import re
 import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from itertools import islice
 from pathlib import Path
 from typing import TextIO
 
 from paperdesk.core.citekeys import DEFAULT_PATTERN
 from paperdesk.core.errors import FormatError
 from paperdesk.core.models import BibtexDefinitions, Paper
-from paperdesk.formats.base import Problem, ReadResult
+from paperdesk.formats import base
+from paperdesk.formats.base import Problem, ReadResult, too_many_entries
 from paperdesk.formats.bibtex_reader import read_bibtex
 from paperdesk.formats.bibtex_writer import DEFAULT_FLAVOUR, write_bibtex
 from paperdesk.formats.csv_reader import looks_like_csv, read_csv
@@ -238,6 +240,7 @@ def read_data(path: Path, data: bytes, encoding: str | None = None) -> ReadResul
     """
     name = printable_path(path)
     data, nul_lines = without_stray_nul_bytes(data)
+    check_entry_count(path, data)
     text, guess = decode_telling(data, name, encoding)
     format = detect_format(path, text)
     if format == BACKUP:
@@ -250,6 +253,30 @@ def read_data(path: Path, data: bytes, encoding: str | None = None) -> ReadResul
     if guess is not None:
         said.insert(0, Problem(name, guess.line, guess.warning()))
     return replace(result, warnings=(*said, *result.warnings)) if said else result
+
+
+# Where each format's entries start, counted in the bytes before a file is decoded and
+# parsed (an ASCII-compatible encoding; a table's rows are counted as they are read).
+_ENTRY_STARTS = {
+    "bibtex": re.compile(rb"^[ \t]*@[A-Za-z]+[ \t]*[{(]", re.MULTILINE),
+    "ris": re.compile(rb"^[ \t]*TY[ \t]*-", re.MULTILINE),
+    "json": re.compile(rb'"title"[ \t]*:'),
+    "seedlist": re.compile(rb"\n[ \t]*\n(?=[ \t]*\S)"),
+}
+
+
+def check_entry_count(path: Path, data: bytes) -> None:
+    """FormatError when the file holds more than MAX_ENTRIES entries (formats/base.py):
+    found in its bytes before anything is parsed, stopping at the first entry too many."""
+    limit = base.MAX_ENTRIES
+    head = data[:_SNIFF_ZONE].decode("utf-8", "replace")
+    try:
+        format = detect_format(path, head)
+    except FormatError:
+        return  # the reader explains
+    starts = _ENTRY_STARTS.get(format)
+    if starts is not None and len(list(islice(starts.finditer(data), limit + 1))) > limit:
+        raise too_many_entries(printable_path(path))
 
 
 def printable_path(path: Path) -> str:

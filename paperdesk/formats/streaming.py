@@ -21,7 +21,8 @@ from pathlib import Path, PurePath
 
 from paperdesk.core.errors import FormatError
 from paperdesk.core.models import BibtexDefinitions, PaperRecord
-from paperdesk.formats.base import Problem, nothing_found
+from paperdesk.formats import base
+from paperdesk.formats.base import Problem, nothing_found, too_many_entries
 from paperdesk.formats.field_values import within_limits
 from paperdesk.formats.json_reader import FORMAT as JSON_FORMAT
 from paperdesk.formats.json_reader import WHAT as JSON_WHAT
@@ -35,6 +36,10 @@ from paperdesk.formats.registry import (
     read_data,
 )
 
+#: The largest file read whole (every format but JSON Lines). Reading BibTeX takes about
+#: eight times the file's size at its peak (27 MB: 242 MB; 59.5 MB: 502 MB); 40 MB keeps
+#: a whole import under 500 MB (issue 26; docs/faults.md).
+WHOLE_FILE_MAX_BYTES = 40_000_000
 #: Records handed out per chunk.
 CHUNK = 2000
 #: Bytes read at a time by the first pass, and decoded to tell the format.
@@ -157,6 +162,8 @@ def _json_lines_stream(path: Path, size: int, sha256: str, chunk: int) -> Record
             records = json_lines_records(text, name, stream.problems, stream.warnings)
             while batch := stream.bounded(list(islice(records, chunk))):
                 stream.records += len(batch)
+                if stream.records > base.MAX_ENTRIES:
+                    raise too_many_entries(name)
                 stream.read_bytes = binary.tell()
                 yield batch
         stream.read_bytes = size
@@ -166,6 +173,17 @@ def _json_lines_stream(path: Path, size: int, sha256: str, chunk: int) -> Record
 
 
 def _whole_file_stream(path: Path, chunk: int) -> RecordStream:
+    """A file read whole: its size is bounded first (WHOLE_FILE_MAX_BYTES), as its
+    reader holds the text, the parser's blocks and every record at once."""
+    size = check_readable(path)
+    if size is not None and size > WHOLE_FILE_MAX_BYTES:
+        raise FormatError(
+            printable_path(path),
+            f"{size / 1e6:,.0f} MB: BibTeX, RIS, CSV, JSON arrays and seed lists are read "
+            f"whole, up to {WHOLE_FILE_MAX_BYTES // 1_000_000} MB, to keep an import's "
+            "memory bounded; split the file, or convert it to JSON Lines (read a line at "
+            "a time)",
+        )
     data = load_bytes(path)
     result = read_data(path, data)
     stream = RecordStream(

@@ -116,12 +116,16 @@ def plan_for_library(
         plan.previous_ids = set(library.imports.batch_paper_ids(previous[-1].id))
     its_own = library.imports.papers_first_imported_from(name) if previous else set()
     planner = _Planner(library, plan, its_own)
-    for records in _in_rounds(stream.chunks):
-        if cancelled is not None and cancelled():
-            raise Cancelled
-        planner.add_chunk(records)
-        if progress is not None:
-            progress(stream.records, stream.estimated_total(), f"Matching {path.name}")
+    try:
+        for records in _in_rounds(stream.chunks):
+            if cancelled is not None and cancelled():
+                raise Cancelled
+            planner.add_chunk(records)
+            if progress is not None:
+                progress(stream.records, stream.estimated_total(), f"Matching {path.name}")
+    except PaperdeskError as error:  # met part-way through (too many entries)
+        report.error = str(error).removeprefix(f"{report.file}: ")
+        return plan
     # The reader's warnings come before the planner's, as the file is read before it is matched.
     report.warnings[:0] = [str(w) for w in stream.warnings]
     report.problems = [str(p) for p in stream.problems]

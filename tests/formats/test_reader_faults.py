@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from paperdesk.core.errors import FormatError
+from paperdesk.formats import base, streaming
 from paperdesk.formats.bibtex_reader import read_bibtex
 from paperdesk.formats.field_values import MAX_TITLE_CHARS
 from paperdesk.formats.registry import read_file
@@ -126,3 +127,51 @@ def test_a_block_cut_short_after_its_opening_is_one_line() -> None:
         "cut.bib: no entries found; 1 skipped: line 1: cannot read this @misc: "
         "Unexpectedly reached end of file."
     )
+
+
+# --- item 2: memory bounded whatever the file -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "entry"),
+    [
+        ("many.bib", "@misc{{k{n}, title={{t{n}}}}}\n"),
+        ("many.ris", "TY  - JOUR\nTI  - t{n}\nER  - \n"),
+        ("many.json", '{{"title": "t{n}"}},\n'),
+        ("many.csv", "t{n}\n"),
+        ("many.jsonl", '{{"title": "t{n}"}}\n'),
+    ],
+)
+def test_a_file_over_the_entry_limit_is_refused_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, entry: str
+) -> None:
+    monkeypatch.setattr(base, "MAX_ENTRIES", 50)
+    path = tmp_path / name
+
+    def write(count: int) -> None:
+        body = "".join(entry.format(n=n) for n in range(count))
+        if name.endswith(".json"):
+            body = "[" + body.rstrip(",\n") + "]"
+        if name.endswith(".csv"):
+            body = "title\n" + body
+        path.write_text(body, encoding="utf-8")
+
+    write(50)
+    assert sum(len(chunk) for chunk in open_records(path).chunks) == 50
+    write(51)
+    with pytest.raises(FormatError) as error:
+        for _chunk in open_records(path).chunks:
+            pass
+    assert str(error.value) == (
+        f"{path}: more than 50 entries: paperdesk imports up to 50 per file; split it"
+    )
+
+
+def test_a_file_read_whole_is_bounded_in_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(streaming, "WHOLE_FILE_MAX_BYTES", 2_000_000)
+    path = tmp_path / "big.bib"
+    path.write_text("@misc{k, title={t}, note={" + "x" * 3_000_000 + "}}\n", encoding="utf-8")
+    with pytest.raises(FormatError, match="3 MB: BibTeX, RIS, CSV, JSON arrays and seed lists"):
+        open_records(path)
