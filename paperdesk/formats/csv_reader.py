@@ -153,7 +153,10 @@ def looks_like_csv(text: str) -> bool:
     header_line = _first_line(text.lstrip("\ufeff"))
     if len(header_line) > MAX_HEADER_CHARS:
         return False  # a single huge line is no header (and overflows the csv module)
-    cells = next(csv.reader([header_line], delimiter=_delimiter(header_line)), [])
+    try:
+        cells = next(csv.reader([header_line], delimiter=_delimiter(header_line)), [])
+    except csv.Error:  # a lone carriage return in the line, say: no table's header
+        return False
     return any(_normalise_header(cell) in COLUMN_ALIASES["title"] for cell in cells)
 
 

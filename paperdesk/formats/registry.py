@@ -269,7 +269,7 @@ def check_entry_count(path: Path, data: bytes) -> None:
     """FormatError when the file holds more than MAX_ENTRIES entries (formats/base.py):
     found in its bytes before anything is parsed, stopping at the first entry too many."""
     limit = base.MAX_ENTRIES
-    head = data[:_SNIFF_ZONE].decode("utf-8", "replace")
+    head = data[:_SNIFF_ZONE].decode("utf-8", "replace").replace("\r", "\n")
     try:
         format = detect_format(path, head)
     except FormatError:

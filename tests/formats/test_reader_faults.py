@@ -11,6 +11,7 @@ import pytest
 from paperdesk.core.errors import FormatError
 from paperdesk.formats import base, streaming
 from paperdesk.formats.bibtex_reader import read_bibtex
+from paperdesk.formats.csv_reader import looks_like_csv
 from paperdesk.formats.field_values import MAX_TITLE_CHARS
 from paperdesk.formats.registry import read_file
 from paperdesk.formats.streaming import open_records
@@ -175,3 +176,13 @@ def test_a_file_read_whole_is_bounded_in_size(
     path.write_text("@misc{k, title={t}, note={" + "x" * 3_000_000 + "}}\n", encoding="utf-8")
     with pytest.raises(FormatError, match="3 MB: BibTeX, RIS, CSV, JSON arrays and seed lists"):
         open_records(path)
+
+
+def test_a_lone_carriage_return_is_no_traceback(tmp_path: Path) -> None:
+    """Found by the fuzzing: `\x00\r\x00` in a .bib raised _csv.Error from the
+    entry count's look at the file's format."""
+    path = tmp_path / "odd.bib"
+    path.write_bytes(b"\x00\r\x00")
+    with pytest.raises(FormatError):
+        read_file(path)
+    assert looks_like_csv("title\rabstract") is False
