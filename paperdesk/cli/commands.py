@@ -159,6 +159,11 @@ def cmd_title(desk: Desk, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_edit(desk: Desk, args: argparse.Namespace) -> int:
+    report_changes(editing.edit_field(desk, args.id, args.field, args.value))
+    return 0
+
+
 def cmd_delete(desk: Desk, args: argparse.Namespace) -> int:
     report_changes(editing.delete_papers(desk, args.ids))
     return 0

@@ -11,6 +11,7 @@ from paperdesk.cli.commands import (
     cmd_check,
     cmd_delete,
     cmd_duplicates,
+    cmd_edit,
     cmd_export,
     cmd_history,
     cmd_import,
@@ -37,7 +38,7 @@ from paperdesk.cli.screening_commands import cmd_screenings
 from paperdesk.cli.team_commands import add_team_parser
 from paperdesk.cli.triage_commands import SCOPE_HELP, cmd_simulate, cmd_triage
 from paperdesk.config import BACKUP_DIR
-from paperdesk.core.fields import RELEVANCE
+from paperdesk.core.fields import EDITABLE_FIELDS, RELEVANCE
 from paperdesk.core.models import Status
 from paperdesk.core.screening import ORDERS
 from paperdesk.services import duplicates, exporting, searching
@@ -147,6 +148,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = command("title", cmd_title, "replace a paper's title")
     sub.add_argument("id", type=int)
     sub.add_argument("title")
+
+    sub = command("edit", cmd_edit, "set one field of a paper (undo takes it back)")
+    sub.add_argument("id", type=int)
+    sub.add_argument("field", choices=[f.name for f in EDITABLE_FIELDS])
+    sub.add_argument(
+        "value", help='the new value, "" to empty it; authors as "Last, First; Last, First"'
+    )
 
     sub = command("delete", cmd_delete, "delete papers (undo brings them back)")
     sub.add_argument("ids", nargs="+", type=int)

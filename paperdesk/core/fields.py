@@ -8,8 +8,14 @@ here appears in all of them, or a test names the layer that forgot it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+
+from paperdesk.core import field_values as values
+from paperdesk.core.errors import InvalidValueError
+from paperdesk.core.models import Paper
+from paperdesk.core.rules import clean_title
 
 
 class FieldType(StrEnum):
@@ -123,3 +129,80 @@ def query_names() -> set[str]:
 
 def numeric_query_names() -> set[str]:
     return {name for field in query_fields() if field.numeric for name in field.query_names}
+
+
+@dataclass(frozen=True)
+class EditableField:
+    """A field the user edits by hand, in the detail pane or with `paperdesk edit`.
+
+    `parse` reads what the user typed into the value the store keeps (None empties the
+    field) or raises InvalidValueError naming the field; `format` gives the stored value
+    back as the user edits it, so parsing what it shows changes nothing.
+    """
+
+    name: str
+    label: str
+    parse: Callable[[str], object]
+    format: Callable[[Paper], str]
+    aliases: tuple[str, ...] = ()
+    multiline: bool = False
+
+
+def raw_value(paper: Paper, name: str) -> str:
+    """A source field kept verbatim (`pages`), as the paper's first one of that name."""
+    return next((value for key, value in paper.raw_fields if key.lower() == name), "")
+
+
+EDITABLE_FIELDS: tuple[EditableField, ...] = (
+    EditableField("title", "Title", clean_title, lambda p: p.title),
+    EditableField(
+        "authors",
+        "Authors",
+        values.parse_authors,
+        lambda p: values.format_authors(p.authors),
+        aliases=("author",),
+        multiline=True,
+    ),
+    EditableField("venue", "Venue", values.parse_optional_text, lambda p: p.venue or ""),
+    EditableField("year", "Year", values.parse_year, lambda p: str(p.year or "")),
+    EditableField(
+        "type",
+        "Entry type",
+        values.parse_entry_type,
+        lambda p: p.entry_type or "",
+        aliases=("entry_type", "entrytype"),
+    ),
+    EditableField("doi", "DOI", values.parse_doi, lambda p: p.ids.doi or ""),
+    EditableField("arxiv", "arXiv", values.parse_arxiv, lambda p: p.ids.arxiv or ""),
+    EditableField(
+        "openreview", "OpenReview", values.parse_openreview, lambda p: p.ids.openreview or ""
+    ),
+    EditableField("url", "URL", values.parse_url, lambda p: p.ids.url or ""),
+    EditableField("pages", "Pages", values.parse_pages, lambda p: raw_value(p, "pages")),
+    EditableField(
+        "key",
+        "Citation key",
+        values.parse_citation_key,
+        lambda p: p.citation_key or "",
+        aliases=("citation_key", "citekey"),
+    ),
+)
+
+_EDITABLE_BY_NAME = {
+    name: field for field in EDITABLE_FIELDS for name in (field.name, *field.aliases)
+}
+
+
+def editable_field(name: str) -> EditableField:
+    """The editable field of this name or alias; InvalidValueError naming the choices."""
+    field = _EDITABLE_BY_NAME.get(name.strip().lower())
+    if field is None:
+        choices = ", ".join(f.name for f in EDITABLE_FIELDS)
+        raise InvalidValueError(f"cannot edit {name!r}; choose one of: {choices}")
+    return field
+
+
+def parse_edit(name: str, text: str) -> tuple[EditableField, object]:
+    """The field and the value to store for `text` typed into it."""
+    field = editable_field(name)
+    return field, field.parse(text)

@@ -1,10 +1,11 @@
-"""Triage decisions and edits on papers: status, rating, title, deletion."""
+"""Triage decisions and edits on papers: status, rating, any field by hand, deletion."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from paperdesk.core.changes import Changes
+from paperdesk.core.fields import parse_edit
 from paperdesk.core.models import Status
 from paperdesk.services._sync import mutation, synced
 from paperdesk.services.desk import Desk
@@ -24,6 +25,14 @@ def set_rating(desk: Desk, ids: Sequence[int], rating: int) -> Changes:
 def set_title(desk: Desk, paper_id: int, title: str) -> Changes:
     """Replace a title; a derived title given by hand stops being derived."""
     return synced(desk, desk._library.papers.set_title(paper_id, title))
+
+
+@mutation
+def edit_field(desk: Desk, paper_id: int, name: str, text: str) -> Changes:
+    """Set one field (core.fields.EDITABLE_FIELDS) from what the user typed: read and
+    checked by the field table, one undo step; a citation key must be free."""
+    field, value = parse_edit(name, text)
+    return synced(desk, desk._library.papers.set_field(paper_id, field.name, value))
 
 
 @mutation

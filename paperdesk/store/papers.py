@@ -315,6 +315,28 @@ class PaperStore(SubStore):
                 touch(w.connection, [paper_id])
         return Changes("Edit title", ids_of([paper_id]))
 
+    def set_field(self, paper_id: int, name: str, value: object) -> Changes:
+        """Store one edited field (core.fields.EDITABLE_FIELDS, already parsed): one undo
+        step. A citation key another paper holds, in any case, is refused."""
+        if name == "title":
+            return self.set_title(paper_id, str(value))
+        label = f"Edit {_EDIT_LABELS.get(name, name)}"
+        with self._db.action(label) as w:
+            (paper_id,) = require_ids(w.connection, [paper_id])
+            if name == "key" and value is not None:
+                _check_key_free(w.connection, paper_id, str(value))
+            with (
+                w.journal.tracked_ids(papers_t, "id", [paper_id]),
+                w.journal.tracked_ids(authors_t, "paper_id", [paper_id]),
+                w.journal.tracked_ids(state_t, "paper_id", [paper_id], only=["updated"]),
+            ):
+                if name == "authors":
+                    _replace_authors(w.connection, paper_id, list(value))  # type: ignore[call-overload]
+                else:
+                    _set_paper_column(w.connection, paper_id, name, value)
+                touch(w.connection, [paper_id])
+        return Changes(label, ids_of([paper_id]))
+
     def set_citation_keys(self, keys: dict[int, str]) -> Changes:
         """Pin citation keys (paper id -> key): one undo step, as any edit."""
         label = f"Pin {len(keys)} citation key{'s' if len(keys) != 1 else ''}"
@@ -405,6 +427,44 @@ def set_state(w: Write, ids: Sequence[int], column: str, value: object) -> list[
         after = [((value, stamp), changing)] if changing else []
         w.journal.record_groups(state_t, Groups("paper_id", columns, before, after))
     return changing
+
+
+#: Edited fields kept in a papers column of another name, and how the history names them.
+_EDIT_COLUMNS = {"type": "entry_type", "key": "citation_key"}
+_EDIT_LABELS = {"type": "entry type", "key": "citation key", "doi": "DOI", "arxiv": "arXiv id",
+                "openreview": "OpenReview id", "url": "URL"}  # fmt: skip
+
+
+def _check_key_free(connection: Connection, paper_id: int, key: str) -> None:
+    holder = connection.scalar(
+        select(papers_t.c.id).where(
+            func.lower(papers_t.c.citation_key) == key.lower(), papers_t.c.id != paper_id
+        )
+    )
+    if holder is not None:
+        raise InvalidValueError(f"citation key {key!r} is already paper {holder}'s")
+
+
+def _replace_authors(connection: Connection, paper_id: int, names: list[str]) -> None:
+    connection.execute(delete(authors_t).where(authors_t.c.paper_id == paper_id))
+    if names:
+        connection.execute(
+            authors_t.insert(),
+            [{"paper_id": paper_id, "position": i, "name": n} for i, n in enumerate(names)],
+        )
+
+
+def _set_paper_column(connection: Connection, paper_id: int, name: str, value: object) -> None:
+    """One column of the papers row; `pages` lives among the source's verbatim fields."""
+    where = papers_t.c.id == paper_id
+    if name == "pages":
+        raw = json.loads(connection.scalar(select(papers_t.c.raw_fields).where(where)) or "[]")
+        kept = [[key, text] for key, text in raw if key.lower() != "pages"]
+        if value is not None:
+            kept.append(["pages", value])
+        connection.execute(update(papers_t).where(where).values(raw_fields=json.dumps(kept)))
+        return
+    connection.execute(update(papers_t).where(where).values({_EDIT_COLUMNS.get(name, name): value}))
 
 
 def unique(ids: Iterable[int]) -> list[int]:

@@ -168,3 +168,19 @@ def test_the_command_line_starts_without_scikit_learn() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
     )
     assert shown.stdout.strip() == "False"
+
+
+def test_edit_sets_any_field_names_a_bad_value_and_undo_takes_it_back(
+    tmp_path: Path,
+) -> None:
+    library = tmp_path / "edit"
+    run(library, "import", str(SEEDS[0]))
+    out = run(library, "edit", "2", "authors", "Vaswani, Ashish; Noam Shazeer").stdout
+    assert out.startswith("Edit authors")
+    run(library, "edit", "2", "year", "2017")
+    (shown,) = json.loads(run(library, "show", "2", "--json").stdout)
+    assert shown["authors"] == ["Ashish Vaswani", "Noam Shazeer"] and shown["year"] == 2017
+    refused = run(library, "edit", "2", "year", "soon", check=False)
+    assert refused.returncode != 0 and "year must be a year such as 2024" in refused.stderr
+    run(library, "undo")
+    assert json.loads(run(library, "show", "2", "--json").stdout)[0]["year"] == 2025  # the seed's
