@@ -417,8 +417,16 @@ class MainWindow(QMainWindow):
         desk = self.desk
         ids = self.table.selected_ids()
         self.counts.show_selected(len(ids))
-        if desk is None or not ids or not self.team.can_read():
+        if desk is None or not ids:
             self.detail.show_nothing()
+            return
+        if not self.team.can_read():
+            # The server is away: a paper the table listed stays readable, as read then.
+            kept = self.model.cached(ids[0]) if len(ids) == 1 else None
+            if kept is None:
+                self.detail.show_nothing()
+            else:
+                self.detail.show_paper(kept, self._tag_colours)
             return
         if len(ids) == 1:
             try:

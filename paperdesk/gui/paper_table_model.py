@@ -171,6 +171,13 @@ class PaperTableModel(QAbstractTableModel):
             return None
         return self._page(row // PAGE_SIZE).get(self._ids[row])
 
+    def cached(self, paper_id: int) -> Paper | None:
+        """The paper as its page was read, reading nothing (None: that page is not
+        kept): what a team library's window shows while its server is away."""
+        row = self.row_of(paper_id)
+        page = self._pages.get(row // PAGE_SIZE) if row is not None else None
+        return page.get(paper_id) if page is not None else None
+
     def refresh_papers(self, paper_ids: Iterable[int]) -> None:
         """Re-read these papers on their next paint. Only rows of the pages kept can be
         on screen, so only those are looked at: a status set on 100,000 papers took

@@ -263,10 +263,15 @@ def test_an_unreachable_server_makes_the_window_read_only_and_loses_nothing_type
     qtbot.waitUntil(lambda: window.runner.is_idle(), timeout=5000)
     window.table.select_ids([second], second)
     qtbot.waitUntil(lambda: first in window.detail.notes.drafts(), timeout=5000)
+    # A paper listed before the outage, never shown in the detail pane, is readable.
+    shown = window.detail.paper()
+    assert shown is not None and shown.id == second
+    assert shown.abstract == reading.paper(team, second).abstract != ""
     # A rating set meanwhile is kept on this machine, counted in the banner.
     papers.set_rating(window.operations, [second], 4)
     qtbot.waitUntil(lambda: "1 change kept on this machine" in banner.text(), timeout=5000)
     assert window.errors.shown == []
+    grab(window, tmp_path / "offline-pending.png")
     # A search cannot run meanwhile: the search bar says why, no error box.
     with qtbot.waitSignal(window.failed, timeout=10_000):
         window.search_bar.set_text("graph")
