@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from paperdesk.core.models import Paper, Status
 from paperdesk.gui.abstract_marks import word_styles
+from paperdesk.gui.field_editor import FieldForm
 from paperdesk.gui.links import links_html, open_link
 from paperdesk.gui.note_editor import NoteEditor
 from paperdesk.gui.resources import icon
@@ -165,6 +166,16 @@ class SinglePaperView(QWidget):
         self.derived_hint.setWordWrap(True)
         self.authors = wrapping_label("detailAuthors")
         self.meta = wrapping_label("detailMeta", rich=True)
+        self.fields = FieldForm()
+        self.fields.hide()
+        self.fields_button = QToolButton()
+        self.fields_button.setIcon(icon("edit"))
+        self.fields_button.setText("Edit fields")
+        self.fields_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.fields_button.setAutoRaise(True)
+        self.fields_button.setCheckable(True)
+        self.fields_button.setToolTip("Edit authors, venue, year, identifiers and the key")
+        self.fields_button.toggled.connect(self.fields.setVisible)
         self.stars = StarRating()
         self.status = StatusChooser()
         self.tags = TagChips()
@@ -181,12 +192,14 @@ class SinglePaperView(QWidget):
         controls.addWidget(self.stars)
         controls.addWidget(self.status)
         controls.addStretch(1)
+        controls.addWidget(self.fields_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addWidget(self.derived_hint)
         layout.addWidget(self.authors)
         layout.addWidget(self.meta)
         layout.addLayout(controls)
+        layout.addWidget(self.fields)
         layout.addWidget(self.tags)
         layout.addWidget(self.team)
         layout.addWidget(section_label("Abstract"))
@@ -226,6 +239,7 @@ class DetailPane(QSplitter):
     """Signals carry what the user did; the window applies it to the selected papers."""
 
     title_edited = Signal(int, str)
+    field_edited = Signal(int, str, str)  # paper id, field name, the text typed
     rating_chosen = Signal(int)
     status_chosen = Signal(object)
     tag_added = Signal(str)
@@ -279,6 +293,7 @@ class DetailPane(QSplitter):
             view.tags.tag_removed.connect(self.tag_removed)
             view.tags.committed.connect(self.tags_committed)
         self.single.title.edited.connect(self._on_title_edited)
+        self.single.fields.edited.connect(self._on_field_edited)
         self.show_nothing()
 
     def paper(self) -> Paper | None:
@@ -308,6 +323,7 @@ class DetailPane(QSplitter):
             meta.append(links)
         view.meta.setText(" · ".join(meta))
         view.meta.setVisible(bool(meta))
+        view.fields.show_paper(paper)
         view.stars.set_rating(paper.rating)
         view.status.set_status(paper.status)
         view.tags.set_tags(paper.tags, tag_colours)
@@ -420,3 +436,7 @@ class DetailPane(QSplitter):
     def _on_title_edited(self, title: str) -> None:
         if self._paper is not None:
             self.title_edited.emit(self._paper.id, title)
+
+    def _on_field_edited(self, name: str, text: str) -> None:
+        if self._paper is not None:
+            self.field_edited.emit(self._paper.id, name, text)

@@ -244,6 +244,60 @@ def test_editing_a_derived_title_replaces_it_and_undo_brings_it_back(qtbot, wind
     assert window.desk._library.papers.get(paper_id).title_is_derived
 
 
+def test_authors_venue_and_year_are_edited_in_the_detail_pane_and_undone(qtbot, window, tmp_path):
+    paper_id = select_row(qtbot, window, 1)
+    before = window.desk._library.papers.get(paper_id)
+    window.detail.single.fields_button.click()
+    form = window.detail.single.fields
+    assert form.isVisible()
+    authors = form.editors["authors"]
+    authors.setFocus()
+    authors.selectAll()
+    with changes(qtbot, window):
+        qtbot.keyClicks(authors, "Vaswani, Ashish")
+        qtbot.keyClick(authors, Qt.Key.Key_Return)
+        qtbot.keyClicks(authors, "Noam Shazeer")
+        qtbot.keyClick(authors, Qt.Key.Key_Tab)  # leaving the box commits it
+    for name, typed in (("venue", "NeurIPS"), ("year", "2017")):
+        line = form.editors[name]
+        line.setFocus()
+        line.selectAll()
+        with changes(qtbot, window):
+            qtbot.keyClicks(line, typed)
+            qtbot.keyClick(line, Qt.Key.Key_Return)
+    after = window.desk._library.papers.get(paper_id)
+    assert after.authors == ("Ashish Vaswani", "Noam Shazeer")
+    assert (after.venue, after.year) == ("NeurIPS", 2017)
+    assert "Ashish Vaswani; Noam Shazeer" in window.detail.single.authors.text()
+    assert form.text_of("authors") == "Ashish Vaswani\nNoam Shazeer"
+    window.detail.grab().save(str(tmp_path / "detail-fields.png"))
+    for _ in range(3):
+        undo(qtbot, window)
+    restored = window.desk._library.papers.get(paper_id)
+    assert (restored.authors, restored.venue, restored.year) == (
+        before.authors,
+        before.venue,
+        before.year,
+    )
+    assert form.text_of("year") == str(before.year or "")
+
+
+def test_a_bad_year_typed_in_the_pane_is_refused_naming_the_field(qtbot, window):
+    paper_id = select_row(qtbot, window, 1)
+    before = window.desk._library.papers.get(paper_id).year
+    reported = []
+    window.operations.errors.report = lambda name, error: reported.append(str(error))
+    window.detail.single.fields_button.click()
+    line = window.detail.single.fields.editors["year"]
+    line.setFocus()
+    line.selectAll()
+    qtbot.keyClicks(line, "soon")
+    qtbot.keyClick(line, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: bool(reported), timeout=WAIT_MS)
+    assert "year must be a year such as 2024" in reported[0]
+    assert window.desk._library.papers.get(paper_id).year == before
+
+
 def test_delete_key_deletes_and_undo_restores(qtbot, window):
     total = window.desk._library.papers.count()
     paper_id = select_row(qtbot, window, 4)

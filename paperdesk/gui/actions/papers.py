@@ -1,4 +1,4 @@
-"""Rating, status, title and deletion of papers."""
+"""Rating, status, title, any other field and deletion of papers."""
 
 from __future__ import annotations
 
@@ -35,6 +35,15 @@ def _set_or_keep(operations: Operations, name: str, change: PendingChange) -> No
 
 def set_title(operations: Operations, paper_id: int, title: str) -> None:
     perform(operations, "Editing the title", lambda desk: editing.set_title(desk, paper_id, title))
+
+
+def edit_field(operations: Operations, paper_id: int, name: str, text: str) -> None:
+    """One field set from what the user typed (read and checked by the service)."""
+    perform(
+        operations,
+        f"Editing the {name}",
+        lambda desk: editing.edit_field(desk, paper_id, name, text),
+    )
 
 
 def delete_papers(operations: Operations, ids: Sequence[int]) -> None:
