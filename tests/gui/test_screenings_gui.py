@@ -5,7 +5,8 @@ scope; the sidebar lists the screenings."""
 from __future__ import annotations
 
 import html
-import time
+import itertools
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from PySide6.QtCore import Qt
 
 from paperdesk.services import importing
 from paperdesk.services.desk import Desk
+from paperdesk.store import triage as store_triage
 from tests.gui.conftest import open_window
 from tests.gui.test_triage_view import CTRL, SHIFT, WAIT_MS, decided, enter_triage
 
@@ -125,14 +127,18 @@ def test_the_sidebar_lists_screenings_and_choosing_one_resumes_it(qtbot, window)
     assert view.progress_line.text().startswith("1 of ")
 
 
-def test_the_triage_view_and_the_statistics_say_the_same_time_left(qtbot, window) -> None:
+def test_the_triage_view_and_the_statistics_say_the_same_time_left(
+    qtbot, window, monkeypatch
+) -> None:
     """Both read the screening's own decisions (it said 37 min in one, 7 h 25 min in the
     other, the statistics reading the whole library's log)."""
+    # Decisions are stored to the second: a pace needs them apart, a minute each here.
+    start = datetime.now().replace(microsecond=0) - timedelta(minutes=10)
+    stamps = (start + timedelta(minutes=n) for n in itertools.count())
+    monkeypatch.setattr(store_triage, "now", lambda: next(stamps))
     view = enter_triage(qtbot, window)
-    for key in (Qt.Key.Key_X, Qt.Key.Key_M, Qt.Key.Key_X):
+    for key in (Qt.Key.Key_X, Qt.Key.Key_M, Qt.Key.Key_X, Qt.Key.Key_X):
         decided(qtbot, window, view, key)
-        time.sleep(1.1)  # decisions are stored to the second: a pace needs them apart
-    decided(qtbot, window, view, Qt.Key.Key_X)
     qtbot.waitUntil(lambda: "left at this pace" in view.progress_line.text(), timeout=WAIT_MS)
     qtbot.keyClick(view, Qt.Key.Key_G, CTRL | SHIFT)
     stats_view = window.commands.stats_view
