@@ -42,7 +42,7 @@ def test_two_windows_edit_at_once_and_each_sees_the_other(
     qtbot.waitUntil(lambda: shown(second, rated).rating == 5, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: "from-second" in shown(first, tagged).tags, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: shown(first, tagged).status == Status.TO_READ, timeout=WAIT_MS)
-    library = first.desk.library
+    library = first.desk._library
     assert library.papers.get(rated).rating == 5
     paper = library.papers.get(tagged)
     assert "from-second" in paper.tags and paper.status == Status.TO_READ
