@@ -6,12 +6,15 @@ Prints figures; not a test. Needs ../shared/data/corpus.jsonl. Usage:
     python bench/bench_ranking.py --learners [NAME_PART,...]   learners and features compared
     python bench/bench_ranking.py --check-schedule  retrain every decision vs the growth
     python bench/bench_ranking.py --speed [--papers 100000]   build, retrain, score, next
+    python bench/bench_ranking.py --suite --first-seed 5 --seeds 5 --growth 0.05 [--jobs 2]
+                [--no-asreview] [--alone]   the validation suite (ranking_suite.py), ASReview beside
 Run it under `nice -n 10`: the long modes take minutes on two cores.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -35,6 +38,7 @@ from paperdesk.ranking.background import BackgroundRanker
 from paperdesk.ranking.features import FeatureConfig, FeatureMatrix
 from paperdesk.ranking.labels import RelevanceRule, parse_relevant
 from paperdesk.ranking.model import (
+    ASREVIEW_LEARNER,
     LEARNER,
     PRESUMED_IRRELEVANT,
     Learner,
@@ -42,7 +46,6 @@ from paperdesk.ranking.model import (
     linear_svm,
     more_like,
     rank,
-    seeded,
     train,
 )
 from paperdesk.ranking.simulation import (
@@ -50,18 +53,23 @@ from paperdesk.ranking.simulation import (
     DEFAULT_RETRAIN_GROWTH,
     OURS,
     SimulationResult,
+    app_fit,
     baseline_features,
-    baseline_learner,
+    baseline_fit,
+    learner_fit,
     prior_rows,
     replay,
+    used_columns,
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_core import replicate_corpus  # noqa: E402  (bench/ is not a package)
+import ranking_suite  # noqa: E402  (bench/ is not a package)
+from bench_core import replicate_corpus  # noqa: E402
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "data" / "corpus.jsonl"
+# PAPERDESK_CORPUS names it elsewhere (a worktree's ../shared is not the project's).
+CORPUS = Path(os.environ.get("PAPERDESK_CORPUS", ROOT.parent / "shared" / "data" / "corpus.jsonl"))
 # Prevalence 2-22%: venues, a year range, and topics defined by a hidden title word
 # (the one we lost on comes first, so a run cut short still shows it).
 DEFINITIONS = ["title~causal", "year=2024..2025", "venue=CORL", "title~bandit", "venue=COLT"]
@@ -205,8 +213,8 @@ class Candidate:
 
 WORDS = FeatureConfig()
 CANDIDATES = [
-    Candidate("baseline: svm C=0.11 w9.8, sklearn TF-IDF", baseline_learner(), None),
-    Candidate("ours: svm C=0.3 w9.8 + presumed up to 100", LEARNER, WORDS, PRESUMED_IRRELEVANT),
+    Candidate("baseline: svm C=0.11 w9.8, sklearn TF-IDF", ASREVIEW_LEARNER, None),
+    Candidate("ours alone: svm C=0.3 w9.8 + presumed 100", LEARNER, WORDS, PRESUMED_IRRELEVANT),
     Candidate("svm C=0.3 w9.8", linear_svm(0.3, 9.8)),
     Candidate("svm C=0.3 w9.8 + presumed up to 500", linear_svm(0.3, 9.8), WORDS, 500),
     Candidate("svm C=0.11 w9.8", linear_svm(0.11, 9.8)),
@@ -256,13 +264,11 @@ def compare_learners(
             reads = [
                 replay(
                     candidate.name,
-                    matrices[config],
                     y,
-                    seeded(candidate.learner, seed),
+                    learner_fit(matrices[config], candidate.learner, seed, candidate.presumed),
                     prior_rows(y, 1, seed),
                     DEFAULT_RETRAIN_GROWTH,
                     stop,
-                    candidate.presumed,
                 ).found_at[-1]
                 for seed in seeds
             ]
@@ -347,6 +353,131 @@ def decision_to_next(
     print(f"  {'30 decisions at 20/s, until the model caught up':<52} {total * 1000:9.1f} ms")
 
 
+# ---------------------------------------------------------------- the validation suite
+
+ALONE = "ours alone"
+ASREVIEW = "asreview"
+
+
+@dataclass(frozen=True)
+class SuiteOptions:
+    seeds: tuple[int, ...]
+    growth: float
+    asreview: bool = True
+    alone: bool = False  # ours without the fusion (the design's argument; costs CPU)
+    only: tuple[str, ...] = ()  # definitions to run (all when empty)
+
+
+def suite_label(index: int, options: SuiteOptions) -> tuple[dict[str, list[int]], dict[str, float]]:
+    """One label of the suite (a worker's job): reads to 95% recall per method and seed,
+    and each method's CPU seconds."""
+    records = ranking_suite.subsample(load_corpus())
+    rule = ranking_suite.labels()[index].rule
+    y = np.fromiter((rule.is_relevant(r) for r in records), dtype=np.int64)
+    stop = metrics.needed(int(y.sum()))
+    cpu: dict[str, float] = {}
+    started = time.process_time()
+    ours = used_columns(FeatureMatrix.build(enumerate(records), rule.hidden_words).matrix)
+    cpu[OURS] = time.process_time() - started
+    started = time.process_time()
+    theirs = baseline_features(records, rule.hidden_words)
+    cpu[BASELINE] = time.process_time() - started
+    fits: dict[str, Callable[[int], simulation.Fit]] = {
+        OURS: lambda seed: app_fit(ours, seed),
+        BASELINE: lambda seed: baseline_fit(theirs, seed),
+    }
+    if options.alone:
+        fits[ALONE] = lambda seed: learner_fit(ours, LEARNER, seed, PRESUMED_IRRELEVANT)
+    reads: dict[str, list[int]] = {method: [] for method in (*fits, ASREVIEW)}
+    if options.asreview:
+        started = time.process_time()
+        asreview_features = ranking_suite.asreview_features(records, rule.hidden_words)
+        cpu[ASREVIEW] = time.process_time() - started
+    for seed in options.seeds:
+        first = prior_rows(y, 1, seed)
+        for method, fit in fits.items():
+            started = time.process_time()
+            run = replay(method, y, fit(seed), first, options.growth, stop)
+            reads[method].append(run.found_at[stop - 1])
+            cpu[method] = cpu.get(method, 0.0) + time.process_time() - started
+        if options.asreview:
+            started = time.process_time()
+            reads[ASREVIEW].append(
+                ranking_suite.asreview_read_to_95(asreview_features, y, first, seed, options.growth)
+            )
+            cpu[ASREVIEW] += time.process_time() - started
+    return reads, cpu
+
+
+SUITE_COST = {"title word": 0, "title phrase": 1, "venue": 2, "year": 3}
+
+
+def suite_table(options: SuiteOptions, jobs: int) -> None:
+    """The validation suite's table (docs/triage.md): mean reads to 95% recall over the
+    seeds, ours (fused) beside the baseline rebuilt and the real ASReview; one row per
+    label as it is done."""
+    suite = ranking_suite.labels()
+    records = ranking_suite.subsample(load_corpus())
+    print(
+        f"\nValidation suite: {len(records):,} papers (corpus.jsonl subsample, seed"
+        f" {ranking_suite.SUBSAMPLE_SEED}), prior 1+1, seeds {list(options.seeds)}, retrain"
+        f" after max(1, {options.growth} x read) reads, ASReview too.\n"
+        "Mean papers read to 95% recall; ratio = ours / baseline and ours / ASReview.\n"
+    )
+    print(
+        "| kind | definition | prev. | rel. | ours | baseline (rebuilt) | ASReview 3.0.8 |"
+        " ours/base | ours/ASR | per seed: ours / base / ASR |"
+        + (" ours alone |" if options.alone else "")
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|" + ("---|" if options.alone else ""))
+    sys.stdout.flush()
+    totals: dict[str, float] = {}
+    ratios: dict[str, list[float]] = {BASELINE: [], ASREVIEW: []}
+    wall = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        # The cheap labels first (topics read a few hundred papers, years most of them),
+        # so that a run cut short has the most rows.
+        chosen = [
+            i
+            for i in sorted(range(len(suite)), key=lambda i: SUITE_COST[suite[i].kind])
+            if not options.only or suite[i].rule.text in options.only
+        ]
+        runs = {pool.submit(suite_label, i, options): suite[i] for i in chosen}
+        for run in as_completed(runs):
+            label = runs[run]
+            reads, cpu = run.result()
+            for method, seconds in cpu.items():
+                totals[method] = totals.get(method, 0.0) + seconds
+            mean = {m: statistics.fmean(r) if r else float("nan") for m, r in reads.items()}
+            for other in ratios:
+                ratios[other].append(mean[OURS] / mean[other] if reads[other] else float("nan"))
+            relevant = sum(map(label.rule.is_relevant, records))
+            per_seed = "; ".join(
+                " / ".join(str(reads[m][k]) for m in (OURS, BASELINE, ASREVIEW) if reads[m])
+                for k in range(len(options.seeds))
+            )
+            alone = f" {mean[ALONE]:.1f} |" if options.alone else ""
+            print(
+                f"| {label.kind} | `{label.rule.text}` | {relevant / len(records):.1%} |"
+                f" {relevant} | {mean[OURS]:.1f} | {mean[BASELINE]:.1f} | {mean[ASREVIEW]:.1f} |"
+                f" {ratios[BASELINE][-1]:.2f} | {ratios[ASREVIEW][-1]:.2f} | {per_seed} |{alone}",
+                flush=True,
+            )
+    for other, values in ratios.items():
+        known = [v for v in values if v == v]
+        if known:
+            print(
+                f"\nours vs {other}: ahead or level on {sum(v <= 1 for v in known)} of"
+                f" {len(known)} labels, <= 0.9x on {sum(v <= 0.9 for v in known)},"
+                f" worst {max(known):.2f}x, geometric mean {statistics.geometric_mean(known):.3f}x"
+            )
+    print(
+        "CPU seconds: "
+        + ", ".join(f"{m} {t:.0f}" for m, t in totals.items())
+        + f"; wall {time.perf_counter() - wall:.0f} s"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--relevant", action="append", help="FIELD=VALUE (repeatable)")
@@ -358,14 +489,27 @@ def main() -> None:
     parser.add_argument("--speed", action="store_true")
     parser.add_argument("--papers", type=int, default=100_000)
     parser.add_argument("--jobs", type=int, default=1, help="definitions simulated at once")
+    parser.add_argument("--suite", action="store_true", help="the validation suite's table")
+    parser.add_argument("--no-asreview", action="store_true", help="--suite without it")
+    parser.add_argument("--alone", action="store_true", help="--suite: ours unfused too")
+    parser.add_argument("--only", action="append", default=[], help="--suite: this label")
+    parser.add_argument("--skip", action="append", default=[], help="--suite: not this one")
     args = parser.parse_args()
     records = load_corpus()
     if args.speed:
         speed(records, len(records))
         speed(records, args.papers)
         return
-    rules = [parse_relevant(text) for text in (args.relevant or DEFINITIONS)]
     seeds = list(range(args.first_seed, args.first_seed + args.seeds))
+    if args.suite:
+        texts = [label.rule.text for label in ranking_suite.labels()]
+        only = [t for t in (args.only or texts) if t not in args.skip]
+        options = SuiteOptions(
+            tuple(seeds), args.growth, not args.no_asreview, args.alone, tuple(only)
+        )
+        suite_table(options, args.jobs)
+        return
+    rules = [parse_relevant(text) for text in (args.relevant or DEFINITIONS)]
     if args.check_schedule:
         check_schedule(records, rules, seeds)
     elif args.learners is not None:

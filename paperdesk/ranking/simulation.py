@@ -2,9 +2,11 @@
 
 The simulated reader always decides truthfully. It starts from `prior` relevant and
 `prior` irrelevant papers drawn at random (by `seed`), then reads the most promising
-unread paper, decides, and the model learns again. Ours and the usual open-source
-baseline (ASReview's default: TF-IDF 1-2-grams + linear SVM, balanced, most probable
-first) replay the same priors; random reading is given by its expectation.
+unread paper, decides, and the model learns again. Ours (the app's fused order,
+`model.fit_scorer`) and the usual open-source baseline (ASReview's default, rebuilt
+here: its TF-IDF 1-2-grams + linear SVM, balanced, most probable first) replay the
+same priors; random reading is given by its expectation. bench/bench_ranking.py
+--suite runs the real ASReview beside them.
 
 Retraining: after a fit on n decisions, the next max(1, n * retrain_growth) papers are
 read in that fit's order before the next fit. With retrain_growth=0 the model learns
@@ -29,11 +31,11 @@ from paperdesk.core.models import PaperRecord
 from paperdesk.ranking import metrics
 from paperdesk.ranking.features import FeatureMatrix
 from paperdesk.ranking.model import (
-    LEARNER,
-    PRESUMED_IRRELEVANT,
+    ASREVIEW_LEARNER,
     Learner,
+    LinearPart,
     fit_decisions,
-    linear_svm,
+    fit_scorer,
     seeded,
 )
 from paperdesk.ranking.reading import hidden_words_pattern, reader_text
@@ -170,24 +172,54 @@ def simulate_seeds(
         )
     stop = metrics.needed(n_relevant, stop_recall)
     ours = (
-        FeatureMatrix.build(enumerate(records), hidden=hidden_words).matrix if with_ours else None
+        used_columns(FeatureMatrix.build(enumerate(records), hidden=hidden_words).matrix)
+        if with_ours
+        else None
     )
     theirs = baseline_features(records, hidden_words) if with_baseline else None
     results = []
     for seed in seeds:
         schedule = (prior_rows(y, prior, seed), retrain_growth, stop)
-        ours_learner, their_learner = seeded(LEARNER, seed), seeded(baseline_learner(), seed)
         runs = []
         if ours is not None:
-            runs.append(
-                replay(OURS, ours, y, ours_learner, *schedule, presumed=PRESUMED_IRRELEVANT)
-            )
+            runs.append(replay(OURS, y, app_fit(ours, seed), *schedule))
         if theirs is not None:
-            runs.append(replay(BASELINE, theirs, y, their_learner, *schedule, presumed=0))
+            runs.append(replay(BASELINE, y, baseline_fit(theirs, seed), *schedule))
         results.append(
             SimulationResult(rule, len(y), n_relevant, prior, seed, tuple(runs), retrain_growth)
         )
     return results
+
+
+def used_columns(matrix: sp.csr_matrix) -> sp.csr_matrix:
+    """`matrix` without its empty columns: the same fits and scores (an empty column
+    gets no weight), but each fit's weight vector is the papers' terms, not 2**21 hashed
+    columns, which made most of a replay's time on a few thousand papers."""
+    return sp.csr_matrix(matrix[:, np.unique(matrix.indices)])
+
+
+#: A model in a replay: decided rows and their labels in, the score of every row out.
+Fit = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def app_fit(matrix: sp.csr_matrix, seed: int) -> Fit:
+    """The app's own model (`fit_scorer`) on `matrix`, its SVMs seeded by `seed`."""
+    return lambda rows, y: fit_scorer(matrix, rows, y, seed=seed).scores(matrix)
+
+
+def learner_fit(matrix: sp.csr_matrix, learn: Learner, seed: int, presumed: int = 0) -> Fit:
+    """One learner alone on `matrix`, its irrelevant rows made up to `presumed`."""
+    seeded_learn = seeded(learn, seed)
+
+    def fit(rows: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return LinearPart(*fit_decisions(seeded_learn, matrix, rows, y, presumed)).scores(matrix)
+
+    return fit
+
+
+def baseline_fit(matrix: sp.csr_matrix, seed: int) -> Fit:
+    """ASReview's default model, rebuilt: its SVM on its TF-IDF (`baseline_features`)."""
+    return learner_fit(matrix, ASREVIEW_LEARNER, seed)
 
 
 def prior_rows(y: np.ndarray, prior: int, seed: int) -> list[int]:
@@ -200,19 +232,13 @@ def prior_rows(y: np.ndarray, prior: int, seed: int) -> list[int]:
 
 def replay(
     method: str,
-    matrix: sp.csr_matrix,
     y: np.ndarray,
-    learn: Learner,
+    fit: Fit,
     first: list[int],
     retrain_growth: float,
     stop: int,
-    presumed: int,
 ) -> Run:
-    """Read `first`, then most promising first, until `stop` relevant papers are found.
-
-    Each fit makes its irrelevant rows up to `presumed` with random unread ones (0 for
-    the baseline, which has none).
-    """
+    """Read `first`, then most promising first, until `stop` relevant papers are found."""
     order = list(first)
     read = np.zeros(len(y), dtype=bool)
     read[order] = True
@@ -222,10 +248,9 @@ def replay(
     while found < stop and len(order) < len(y):
         started = time.perf_counter()
         rows = np.array(order)
-        weights, bias = fit_decisions(learn, matrix, rows, y[rows], presumed)
+        scores = fit(rows, y[rows])
         fit_seconds += time.perf_counter() - started
         fits += 1
-        scores = np.asarray(matrix @ weights.astype(matrix.dtype), dtype=np.float64) + bias
         scores[read] = -np.inf
         batch = max(1, int(len(order) * retrain_growth))
         # A stable sort: equal scores are read in file order, so a seed fixes the run.
@@ -246,8 +271,3 @@ def baseline_features(records: Sequence[PaperRecord], hidden_words: Sequence[str
     texts = [reader_text(record, hidden) for record in records]
     vectorizer = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, max_df=0.95)
     return sp.csr_matrix(vectorizer.fit_transform(texts))
-
-
-def baseline_learner() -> Learner:
-    """ASReview's default SVM: LinearSVC C=0.11, irrelevant weighted 1/9.8."""
-    return linear_svm(c=0.11, ratio=9.8)

@@ -7,11 +7,14 @@ import pytest
 import scipy.sparse as sp
 
 from paperdesk.core.models import PaperRecord, Status
+from paperdesk.ranking import metrics
 from paperdesk.ranking.features import FeatureMatrix
 from paperdesk.ranking.model import (
+    FUSION_K,
     PRESUMED_IRRELEVANT,
     decision_label,
     fit_decisions,
+    fuse_ranks,
     linear_svm,
     more_like,
     rank,
@@ -138,3 +141,55 @@ def test_the_svm_fits_the_same_weights_whatever_numpy_s_global_random_state() ->
     # The seed does reach liblinear: another one visits the rows in another order.
     assert not np.array_equal(first[0], seeded(linear_svm(0.3, 9.8), 4)(matrix, y)[0])
     assert seeded(learn, 5) == linear_svm(0.3, 9.8, random_state=5)
+
+
+def test_once_both_kinds_are_decided_the_order_fuses_ours_with_asreview_s(library) -> None:
+    features, relevant = library
+    kept = relevant.index(True)
+    assert len(train(features, {kept: True}).parts) == 1  # type: ignore[union-attr]
+    scorer = train(features, {kept: True, relevant.index(False): False})
+    assert scorer is not None and len(scorer.parts) == 2
+    assert scorer.kind == "learnt"
+
+
+def test_a_paper_either_order_puts_first_beats_every_paper_both_put_low() -> None:
+    """The floor that keeps the fusion from losing much: the favourite of one order, put
+    last by the other, still comes before every paper that neither order ranked in its
+    first 2 * FUSION_K + 1."""
+    rng = np.random.default_rng(0)
+    first, second = rng.normal(size=1000), rng.normal(size=1000)
+    first[7], second[7] = 10.0, -10.0  # first in one order, last in the other
+    fused = fuse_ranks([first, second])
+    low = 2 * FUSION_K + 1
+    rank_first = np.argsort(np.argsort(-first, kind="stable"), kind="stable")
+    rank_second = np.argsort(np.argsort(-second, kind="stable"), kind="stable")
+    both_low = (rank_first >= low) & (rank_second >= low)
+    assert both_low.sum() > 500
+    assert fused[7] > fused[both_low].max()
+    assert fused.max() <= 2 / (FUSION_K + 1)
+
+
+def _read_to_95(order: np.ndarray, relevant: np.ndarray) -> int:
+    return metrics.read_to_recall(metrics.found_at(relevant[order]), int(relevant.sum()))
+
+
+@pytest.mark.parametrize("failing", [0, 1])
+@pytest.mark.parametrize("how", ["says nothing", "says the opposite"])
+def test_the_fused_order_stays_near_the_working_part_when_the_other_fails(failing, how) -> None:
+    """One part finds the relevant papers, the other fails (its scores are noise, or it
+    ranks them last): the fused order reads a fraction of what the failing part reads,
+    and at most 2.5 times what the working part reads (the price of a static fusion)."""
+    rng = np.random.default_rng(1)
+    relevant = np.zeros(2000, dtype=bool)
+    relevant[rng.choice(2000, 40, replace=False)] = True
+    working = 3.0 * relevant + rng.normal(size=2000)  # most relevant papers near the top
+    sign = 0.0 if how == "says nothing" else -3.0
+    broken = sign * relevant + rng.normal(size=2000)
+    parts = [working, broken] if failing == 1 else [broken, working]
+    fused = fuse_ranks(parts)
+    reads = {
+        name: _read_to_95(np.argsort(-scores, kind="stable"), relevant)
+        for name, scores in {"working": working, "broken": broken, "fused": fused}.items()
+    }
+    assert reads["fused"] <= 2.5 * reads["working"]
+    assert reads["fused"] < reads["broken"] / 2
