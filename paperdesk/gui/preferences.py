@@ -37,6 +37,7 @@ from paperdesk.gui.resources import style_sheet
 THEMES = {"system": "Same as the system", "light": "Light", "dark": "Dark"}
 MAX_RECENT = 8
 RECENT_KEY = "libraries/recent"
+WHY_KEY = "preferences/why-this-paper"
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,8 @@ class Preferences:
     confirm_delete: bool = True
     # None: the platform's user data folder (config.default_library_dir).
     default_library: Path | None = None
+    # Triage's "why this paper": its line and the words it tints (W turns it off too).
+    why_this_paper: bool = True
 
     @classmethod
     def load(cls, settings: QSettings) -> Preferences:
@@ -56,12 +59,14 @@ class Preferences:
             font_size=_int(settings.value("preferences/font-size", 0, type=int)),
             confirm_delete=bool(settings.value(CONFIRM_DELETE_KEY, True, type=bool)),
             default_library=config.chosen_default_library_dir(),
+            why_this_paper=bool(settings.value(WHY_KEY, True, type=bool)),
         )
 
     def save(self, settings: QSettings) -> None:
         settings.setValue("preferences/theme", self.theme)
         settings.setValue("preferences/font-size", self.font_size)
         settings.setValue(CONFIRM_DELETE_KEY, self.confirm_delete)
+        settings.setValue(WHY_KEY, self.why_this_paper)
         settings.sync()
         config.choose_default_library_dir(self.default_library)
 
@@ -191,6 +196,8 @@ class PreferencesDialog(QDialog):
         self.font_size.setValue(current.font_size)
         self.confirm_delete = QCheckBox("Ask before deleting papers")
         self.confirm_delete.setChecked(current.confirm_delete)
+        self.why_this_paper = QCheckBox("Show ‘why this paper’ in triage (tinted words)")
+        self.why_this_paper.setChecked(current.why_this_paper)
         self.library_field = QLineEdit(str(current.default_library or ""))
         self.library_field.setAccessibleName("Default library folder")
         self.library_field.setPlaceholderText(str(config.default_library_dir(chosen=False)))
@@ -205,6 +212,7 @@ class PreferencesDialog(QDialog):
         form.addRow("Font size:", self.font_size)
         form.addRow("Library at start:", library_row)
         form.addRow("", self.confirm_delete)
+        form.addRow("", self.why_this_paper)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -223,6 +231,7 @@ class PreferencesDialog(QDialog):
             theme=str(self.theme_box.currentData()),
             font_size=self.font_size.value(),
             confirm_delete=self.confirm_delete.isChecked(),
+            why_this_paper=self.why_this_paper.isChecked(),
             default_library=Path(folder).expanduser() if folder else None,
         )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from PySide6.QtCore import QObject, Signal, SignalInstance
+from PySide6.QtCore import QObject, QSettings, Signal, SignalInstance
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QStackedWidget, QWidget
 
@@ -21,6 +21,7 @@ from paperdesk.gui.commands import Commands
 from paperdesk.gui.detail_pane import DetailPane
 from paperdesk.gui.operations import Operations
 from paperdesk.gui.paper_table import PaperTable
+from paperdesk.gui.preferences import WHY_KEY, Preferences
 from paperdesk.gui.search_bar import SearchBar
 from paperdesk.gui.sidebar import Sidebar
 from paperdesk.gui.triage_session import TriageSession
@@ -48,6 +49,8 @@ class TriagedWindow(Protocol):
 
     @property
     def desk(self) -> Desk | None: ...
+    @property
+    def settings(self) -> QSettings: ...
     @property
     def operations(self) -> Operations: ...
     @property
@@ -99,6 +102,7 @@ class TriageMode:
         self._trained.notice.connect(self.session.message)
         self.view.leave_requested.connect(self.leave)
         self.view.header.screening_picked.connect(self.resume)
+        self.view.why_toggled.connect(lambda shown: window.settings.setValue(WHY_KEY, shown))
         self.session.promise_started.connect(self._listen_to_promise)
         window.changes_applied.connect(self._follow)
 
@@ -136,6 +140,7 @@ class TriageMode:
         if stored is not None:
             header.show_screening(stored)
         self.view.always_words = triage.highlight_words(desk)
+        self.view.show_why = Preferences.load(window.settings).why_this_paper
         keep = set(self.kept_actions())
         self._disabled = [a for a in window.actions() if a.isEnabled() and a not in keep]
         for action in self._disabled:

@@ -426,9 +426,14 @@ class TriageSession(QObject):
             self._emit_progress()
 
     def set_promise_ready(self) -> None:
-        """A model finished training: the order line says so (the paper shown stays)."""
+        """A model finished training: the order line says so (the paper shown stays), and
+        the paper shown, if it has no 'why' yet (the first paper of a triage is shown
+        before any model), asks for one; it comes by `explained`."""
         self._promise_ready = True
         self._emit_progress()
+        paper = self.paper
+        if paper is not None and self._explanation[0] != paper.id:
+            self.explain(paper)
 
     # ------------------------------------------------------------------ figures
 

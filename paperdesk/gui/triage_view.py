@@ -4,7 +4,8 @@ A mode of the main window (View > Triage). The header says what is triaged, in w
 order and onto which shortlist keeps go; the progress line under it says how far the
 triage has come. Keys (also on the `?` overlay): S keep, M maybe, X discard, 1-5 rate,
 T tag, Alt+1-9 toggle the first nine tags, N note, H highlight the selected passage,
-J/K or arrows next/previous, L more like this, U or Ctrl+Z undo, Esc leave.
+J/K or arrows next/previous, L more like this, W why this paper on/off, U or Ctrl+Z
+undo, Esc leave.
 
 The view only shows and listens: the session (gui/triage_session.py) decides what to
 show and makes the decisions; every other key calls the same action as the main window
@@ -32,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from paperdesk.core.models import MAX_RATING, Paper
 from paperdesk.core.triage import Decision, Progress, TriageStats
-from paperdesk.gui.abstract_marks import why_html, word_styles
+from paperdesk.gui.abstract_marks import calm, why_html, word_styles
 from paperdesk.gui.actions import highlights, notes, papers, tags
 from paperdesk.gui.actions.notes import NoteDrafts
 from paperdesk.gui.help_overlay import HelpOverlay
@@ -65,6 +66,7 @@ KEYS = [
     ("J, ↓, →", "Next paper (an undecided one waits for later)"),
     ("K, ↑, ←", "Previous paper"),
     ("L", "More like this: similar undecided papers come next"),
+    ("W", "Show or hide ‘why this paper’ (its line and tinted words)"),
     ("Space, Shift+Space", "Scroll the abstract"),
     ("?", "These keys"),
     ("Esc", "Close a bar, or leave triage"),
@@ -165,6 +167,7 @@ class TriageView(QWidget):
     """Shows the session's paper and turns keys into the session's calls."""
 
     leave_requested = Signal()
+    why_toggled = Signal(bool)  # W: 'why this paper' shown (True) or hidden
 
     def __init__(self, session: TriageSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -175,6 +178,7 @@ class TriageView(QWidget):
         # Notes whose save failed, shared with the detail pane's editor (the window's).
         self.note_drafts = NoteDrafts()
         self.always_words: list[str] = []
+        self.show_why = True
         self._passage: tuple[int, int, str] | None = None
         self.header = TriageHeader()
         self.progress_line = QLabel()
@@ -362,6 +366,8 @@ class TriageView(QWidget):
 
     def _show_abstract(self, paper: Paper, explanation: Explanation | None) -> None:
         palette = self.palette()
+        if explanation is not None:
+            explanation = calm(explanation, paper.abstract) if self.show_why else None
         body = abstract_html(
             paper.abstract.strip() or "No abstract.",
             self.session.search_terms(),
@@ -412,6 +418,14 @@ class TriageView(QWidget):
 
     def show_message(self, text: str) -> None:
         self.hint.setText(text)
+
+    def toggle_why(self) -> None:
+        """W: 'why this paper' off (no line, no tint) or back on, for this paper too."""
+        self.show_why = not self.show_why
+        paper = self.session.paper
+        if paper is not None:
+            self._show_abstract(paper, self.session.explain(paper))
+        self.why_toggled.emit(self.show_why)
 
     def set_always_words(self, words: Sequence[str]) -> None:
         self.always_words = list(words)
@@ -526,6 +540,7 @@ class TriageView(QWidget):
             Qt.Key.Key_Up: session.previous,
             Qt.Key.Key_Left: session.previous,
             Qt.Key.Key_L: session.more_like_this,
+            Qt.Key.Key_W: self.toggle_why,
             Qt.Key.Key_U: session.undo,
             Qt.Key.Key_Escape: self.leave_requested.emit,
             Qt.Key.Key_Space: partial(self._scroll, modifiers),

@@ -31,7 +31,7 @@ import scipy.sparse as sp
 from paperdesk.core.models import Paper, PaperRecord
 from paperdesk.ranking.background import BackgroundRanker, Ranking
 from paperdesk.ranking.explain import explain
-from paperdesk.ranking.explanation import Contribution, Explanation
+from paperdesk.ranking.explanation import Explanation
 from paperdesk.ranking.features import FeatureConfig, FeatureMatrix, tokenise
 from paperdesk.ranking.model import more_like
 
@@ -228,15 +228,7 @@ class _Worker:
         ranking = ranker.latest if ranker is not None else None
         if ranking is None or ranking.scorer is None or paper.id not in ranking.features.row_of:
             return None
-        limit = 3 * EXPLAINED_TERMS
-        found = explain(ranking.features, ranking.scorer, paper.id, paper, limit)
-        # "is", "for", "of the" do move scores, but tinting them says nothing to a reader.
-        return Explanation(
-            found.score,
-            found.bias,
-            _telling(found.raising)[:EXPLAINED_TERMS],
-            _telling(found.lowering)[:EXPLAINED_TERMS],
-        )
+        return explain(ranking.features, ranking.scorer, paper.id, paper, EXPLAINED_TERMS)
 
     def do_more_like(self, paper_id: int, limit: int) -> list[int]:
         features = self._features
@@ -278,10 +270,3 @@ class _Worker:
                 self._conn.send(message)
             except (OSError, ValueError):
                 pass  # the other side is gone; the main loop ends at its next read
-
-
-def _telling(terms: tuple[Contribution, ...]) -> tuple[Contribution, ...]:
-    """The terms with at least one word that is not an English stop word."""
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
-    return tuple(t for t in terms if any(w not in ENGLISH_STOP_WORDS for w in t.term.split()))
