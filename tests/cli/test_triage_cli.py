@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_cli import ROOT, SEEDS, run
-
-CORPUS = ROOT.parent / "shared" / "data" / "corpus.jsonl"
+from tests.conftest import CORPUS_SAMPLE
 
 
 @pytest.fixture
@@ -89,13 +88,9 @@ def test_simulate_names_a_bad_rule_in_one_line(tmp_path: Path) -> None:
     assert result.stderr.strip().count("\n") == 0 and "colour=red" in result.stderr
 
 
-@pytest.mark.skipif(not CORPUS.exists(), reason="../shared/data/corpus.jsonl is absent")
 def test_simulate_on_the_corpus_beats_random_reading(tmp_path: Path) -> None:
-    sample = tmp_path / "sample.jsonl"
-    lines = CORPUS.read_text(encoding="utf-8").splitlines()
-    sample.write_text("\n".join(lines[::8]) + "\n", encoding="utf-8")  # ~1,700 papers
     out = run(
-        tmp_path / "unused", "simulate", str(sample), "--relevant", "venue=CORL", "--json"
+        tmp_path / "unused", "simulate", str(CORPUS_SAMPLE), "--relevant", "venue=CORL", "--json"
     ).stdout
     result = json.loads(out)
     runs = {r["method"]: r for r in result["runs"]}
