@@ -33,6 +33,7 @@ from paperdesk.services import (
     editing,
     exporting,
     history,
+    identifier_lookup,
     importing,
     maintenance,
     notes,
@@ -68,6 +69,24 @@ def cmd_import(desk: Desk, args: argparse.Namespace) -> int:
         if file_report.error:
             print(f"paperdesk: {file_report.file}: {file_report.error}", file=sys.stderr)
     return EXIT_ERROR if report.failed else 0
+
+
+def cmd_add(desk: Desk, args: argparse.Namespace) -> int:
+    """Papers by DOI, arXiv id, OpenReview id or URL: one line per identifier that failed."""
+    wanted = [i for text in args.identifiers for i in identifier_lookup.split_identifiers(text)]
+    bar = ProgressBar()
+    fetched = identifier_lookup.fetch_records(wanted, progress=bar)
+    bar.finish()
+    for failure in fetched.failures:
+        print(f"paperdesk: {failure}", file=sys.stderr)
+    if fetched.records:
+        report, _ = identifier_lookup.add_records(desk, fetched.records)
+        print(report.summary())
+        for detail in report.details():
+            print(f"  {detail}")
+    elif fetched.offline:
+        print("paperdesk: nothing added: you seem to be offline", file=sys.stderr)
+    return EXIT_ERROR if fetched.failures else 0
 
 
 def _show_list(desk: Desk, args: argparse.Namespace, scope: Scope, query: str | None) -> int:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from paperdesk import __version__
 from paperdesk.cli.commands import (
+    cmd_add,
     cmd_backup,
     cmd_check,
     cmd_delete,
@@ -148,6 +149,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = command("title", cmd_title, "replace a paper's title")
     sub.add_argument("id", type=int)
     sub.add_argument("title")
+
+    sub = command("add", cmd_add, "add papers by DOI, arXiv id, OpenReview id or paper URL")
+    sub.add_argument("identifiers", nargs="+", metavar="ID", help="one or many, or a pasted list")
 
     sub = command("edit", cmd_edit, "set one field of a paper (undo takes it back)")
     sub.add_argument("id", type=int)

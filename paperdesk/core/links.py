@@ -8,7 +8,10 @@ and BibTeX exports) asks `safe_url` first.
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
+
+from paperdesk.core.models import Identifiers
 
 _SCHEMES = frozenset({"http", "https"})
 
@@ -28,3 +31,26 @@ def safe_url(url: str | None) -> str | None:
     if parts.scheme.lower() not in _SCHEMES or not parts.hostname or "\\" in text:
         return None
     return text
+
+
+# A PMLR paper page `.../v202/smith23a.html` keeps its PDF at `.../v202/smith23a/smith23a.pdf`.
+_PMLR_PAGE = re.compile(r"^(https?://proceedings\.mlr\.press/v\d+)/([\w\-]+)\.html$")
+# An ACL Anthology page `https://aclanthology.org/2020.acl-main.1/` -> `....1.pdf`.
+_ACL_PAGE = re.compile(r"^(https?://aclanthology\.org/[\w.\-]+?)/?$")
+
+
+def pdf_url(ids: Identifiers) -> str | None:
+    """Where the paper's PDF is, from its identifiers (arXiv, OpenReview, a PMLR or ACL
+    Anthology page, a URL that is a PDF); http(s) only, None when none says."""
+    url = safe_url(ids.url)
+    if url and url.lower().endswith(".pdf"):
+        return url
+    if ids.arxiv:
+        return f"https://arxiv.org/pdf/{ids.arxiv}"
+    if ids.openreview:
+        return f"https://openreview.net/pdf?id={ids.openreview}"
+    if url and (pmlr := _PMLR_PAGE.match(url)):
+        return f"{pmlr.group(1)}/{pmlr.group(2)}/{pmlr.group(2)}.pdf"
+    if url and (acl := _ACL_PAGE.match(url)):
+        return f"{acl.group(1)}.pdf"
+    return None

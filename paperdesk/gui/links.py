@@ -13,6 +13,7 @@ import logging
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 
+from paperdesk.core.links import pdf_url
 from paperdesk.core.models import Identifiers
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,8 @@ def paper_links(ids: Identifiers) -> list[tuple[str, str]]:
         links.append(("arXiv", f"https://arxiv.org/abs/{ids.arxiv}"))
     if ids.openreview:
         links.append(("OpenReview", f"https://openreview.net/forum?id={ids.openreview}"))
+    if pdf := pdf_url(ids):
+        links.append(("PDF", pdf))
     return links
 
 

@@ -139,6 +139,19 @@ def plan_for_library(
     return plan
 
 
+def plan_records(library: Library, records: Sequence[PaperRecord], source: Path) -> FilePlan:
+    """Records fetched rather than read from a file (services/identifier_lookup.py),
+    matched and merged as a file's entries are; `source` names them in the report."""
+    plan = FilePlan(source, FileReport(file=printable_path(source)))
+    plan.report.format = plan.report.label = "looked up"
+    plan.basis = library.imports.basis()
+    planner = _Planner(library, plan, set())
+    planner.add_chunk(records)
+    plan.report.read = len(records)
+    planner.merge_into_library()
+    return plan
+
+
 def _in_rounds(chunks: Iterable[list[PaperRecord]]) -> Iterator[list[PaperRecord]]:
     """The reader's chunks cut into rounds of CHUNK entries (one round of lookups each)."""
     for records in chunks:

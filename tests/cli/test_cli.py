@@ -184,3 +184,21 @@ def test_edit_sets_any_field_names_a_bad_value_and_undo_takes_it_back(
     assert refused.returncode != 0 and "year must be a year such as 2024" in refused.stderr
     run(library, "undo")
     assert json.loads(run(library, "show", "2", "--json").stdout)[0]["year"] == 2025  # the seed's
+
+
+def test_add_by_identifier_reports_each_failure_and_offline(
+    tmp_path: Path, httpserver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    recorded = ROOT / "tests" / "services" / "fixtures" / "lookup" / "arxiv-1706.03762.xml"
+    httpserver.expect_request("/arxiv").respond_with_data(
+        recorded.read_text(encoding="utf-8"), content_type="application/atom+xml"
+    )
+    monkeypatch.setenv("PAPERDESK_ARXIV_URL", httpserver.url_for("/arxiv"))
+    monkeypatch.setenv("PAPERDESK_DOI_URL", "http://127.0.0.1:9")  # nothing listens there
+    library = tmp_path / "add"
+    result = run(library, "add", "1706.03762 10.1162/neco.1997.9.8.1735", check=False)
+    assert result.returncode != 0
+    assert "identifiers (looked up): 1 entry read: 1 added" in result.stdout
+    assert "paperdesk: 10.1162/neco.1997.9.8.1735: cannot reach doi.org" in result.stderr
+    (paper,) = json.loads(run(library, "show", "1", "--json").stdout)
+    assert paper["title"] == "Attention Is All You Need"
