@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
+import pytest
+
 from paperdesk.cli.main import main
+from paperdesk.config import bundled_dir
 from paperdesk.services import desktop
 
 
@@ -32,3 +37,18 @@ def test_the_command_installs_and_removes_it(tmp_path, monkeypatch, capsys):
     assert "Exec=" in entry.read_text(encoding="utf-8")
     assert main(["menu-entry", "--remove"]) == 0
     assert not entry.exists()
+
+
+@pytest.mark.skipif(
+    shutil.which("desktop-file-validate") is None,
+    reason="desktop-file-validate is not installed (Debian package desktop-file-utils)",
+)
+def test_the_shipped_and_the_installed_entry_pass_desktop_file_validate(tmp_path, monkeypatch):
+    # Hints count too: two main categories put the app twice in some menus.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    installed, _icon = desktop.install_menu_entry([str(tmp_path / "my venv/bin/paperdesk")])
+    for entry in (bundled_dir("resources") / desktop.DESKTOP_FILE, installed):
+        result = subprocess.run(
+            ["desktop-file-validate", str(entry)], capture_output=True, text=True, check=False
+        )
+        assert (result.returncode, result.stdout + result.stderr) == (0, ""), entry
