@@ -102,9 +102,11 @@ class Commands:
             self.panes.tell("This paper has no web page; its details are on the right.", 4000)
             self.panes.detail.setFocus()
             return
-        label, url = links[0]
+        _label, url = links[0]
         if open_link(url):
-            self.panes.tell(f"Opened the paper's {label} page.", 3000)
+            # The address itself: a label ("Web page", "DOI", "PDF") reads badly in a
+            # sentence, and the user sees where the browser went.
+            self.panes.tell(f"Opened {url} in the browser.", 3000)
 
     def copy_as_bibtex(self) -> None:
         """The selected papers as BibTeX entries, as an export would write them."""

@@ -223,6 +223,8 @@ def test_5_enter_and_double_click_open_the_papers_web_page(
     window.table.setFocus()
     qtbot.keyClick(window.table, Qt.Key.Key_Return)
     assert opened_urls == ["https://example.org/web"]
+    # Issue 25: it read "Opened the paper's Web page page."
+    assert window.statusBar().currentMessage() == "Opened https://example.org/web in the browser."
     select_titled(window, "Doi Paper")
     rect = window.table.visualRect(window.table.currentIndex())
     # A real double-click: a press and release first, then the double-click.
@@ -314,6 +316,8 @@ def test_13_6_only_http_links_are_shown_in_the_detail_pane(
     assert opened_urls == []
     meta.linkActivated.emit("https://example.org/web")
     assert opened_urls == ["https://example.org/web"]
+    # Issue 25: it read "Opened the paper's Web page page."
+    assert window.statusBar().currentMessage() == "Opened https://example.org/web in the browser."
 
 
 # --- 7. Preferences, Open Library, Recent Libraries -------------------------------------------
