@@ -44,6 +44,16 @@ STATUS_KEYS = {
 }
 
 
+def redo_keys() -> list[QKeySequence]:
+    """The platform's Redo keys, its own first (the one a menu shows), then Ctrl+Y and
+    Ctrl+Shift+Z wherever it lacks them: people bring both habits from other programs."""
+    keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+    for habit in ("Ctrl+Y", "Ctrl+Shift+Z"):
+        if QKeySequence(habit) not in keys:
+            keys.append(QKeySequence(habit))
+    return keys
+
+
 class MenuWindow(DemoWindow, Protocol):
     """What the menus act on: the main window (gui/main_window.py), which builds them."""
 
@@ -123,9 +133,8 @@ class WindowMenus:
         )
         self.quit_action = self._action("&Quit", window.close, QKeySequence(std.Quit))
         self.undo_action = self._action("&Undo", commands.undo, QKeySequence(std.Undo), "undo")
-        self.redo_action = self._action("&Redo", commands.redo, "Ctrl+Shift+Z", "redo")
-        # Ctrl+Y is redo on Linux and Windows; Ctrl+Shift+Z everywhere.
-        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        self.redo_action = self._action("&Redo", commands.redo, None, "redo")
+        self.redo_action.setShortcuts(redo_keys())
         # Their text names the action to undo; Help lists them by these fixed names.
         self.undo_action.setData("Undo")
         self.redo_action.setData("Redo")
