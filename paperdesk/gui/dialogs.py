@@ -58,6 +58,16 @@ class Asker:
         value, ok = QInputDialog.getText(self._parent, title, label, text=initial)
         return value.strip() if ok and value.strip() else None
 
+    def identifiers(self) -> str | None:
+        """DOIs, arXiv or OpenReview ids or paper URLs, typed or pasted, one or many."""
+        value, ok = QInputDialog.getMultiLineText(
+            self._parent,
+            "Add by Identifier",
+            "DOIs, arXiv ids, OpenReview ids or paper URLs (PMLR, ACL Anthology, arXiv,\n"
+            "OpenReview, doi.org), one per line or separated by spaces:",
+        )
+        return value.strip() if ok and value.strip() else None
+
     def choice(self, title: str, label: str, items: Sequence[str], editable: bool) -> str | None:
         value, ok = QInputDialog.getItem(self._parent, title, label, list(items), 0, editable)
         return value.strip() if ok and value.strip() else None

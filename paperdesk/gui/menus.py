@@ -121,6 +121,9 @@ class WindowMenus:
             "Connect to &Team Library…", window.team.choose_team_library, None, "library"
         )
         self.import_action = self._action("&Import…", transfers.choose_import, "Ctrl+I", "import")
+        self.add_by_identifier_action = self._action(
+            "&Add by Identifier…", transfers.choose_identifiers, "Ctrl+Shift+I", "import"
+        )
         self.export_action = self._action(
             "&Export…", transfers.open_export_dialog, "Ctrl+Shift+E", "export"
         )
@@ -239,7 +242,14 @@ class WindowMenus:
         file_menu.addAction(self.connect_team_action)
         self.recent_menu = file_menu.addMenu("Open &Recent Library")
         file_menu.addSeparator()
-        file_menu.addActions([self.import_action, self.export_action, self.demo_action])
+        file_menu.addActions(
+            [
+                self.import_action,
+                self.add_by_identifier_action,
+                self.export_action,
+                self.demo_action,
+            ]
+        )
         file_menu.addSeparator()
         file_menu.addActions([self.preferences_action, self.quit_action])
         edit_menu = bar.addMenu("&Edit")

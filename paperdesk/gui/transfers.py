@@ -20,12 +20,13 @@ from PySide6.QtCore import QMimeData, QObject, Signal
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import Cancelled, PaperdeskError, StalePlanError
 from paperdesk.core.scope import Kind, Scope
+from paperdesk.gui.actions import lookup
 from paperdesk.gui.dialogs import ImportReportDialog
 from paperdesk.gui.export_dialog import FORMAT_LABELS, ExportDialog
 from paperdesk.gui.operations import Operations
 from paperdesk.gui.panes import Panes
 from paperdesk.gui.tasks import Job
-from paperdesk.services import exporting, importing, reading
+from paperdesk.services import exporting, identifier_lookup, importing, reading
 from paperdesk.services.desk import Desk
 
 
@@ -49,6 +50,45 @@ class Transfers(QObject):
         if busy:
             self.panes.tell("Wait for the running import or export to end.", 3000)
         return busy
+
+    # --- adding by identifier -------------------------------------------------------
+    def choose_identifiers(self) -> None:
+        if text := self.panes.ask.identifiers():
+            self.add_identifiers(identifier_lookup.split_identifiers(text))
+
+    def add_identifiers(self, identifiers: Sequence[str]) -> None:
+        """Look the identifiers up on the pool (the network may be slow: progress and
+        Cancel show), then add what was found as one action on the writer."""
+        wanted = list(identifiers)
+        if self.operations.desk is None or not wanted or self._busy():
+            return
+        noun = "identifier" if len(wanted) == 1 else "identifiers"
+        self.panes.progress.start(f"Looking up {len(wanted)} {noun}…", cancellable=True)
+        self._long_job = self.operations.run_long(
+            "Looking up identifiers",
+            lambda _desk, job: identifier_lookup.fetch_records(
+                wanted, progress=job.report_progress, cancelled=job.is_cancelled
+            ),
+            self._looked_up,
+            self._lookup_failed,
+            on_progress=self.panes.progress.update_progress,
+            planning=True,
+        )
+
+    def _looked_up(self, fetched: identifier_lookup.Fetched) -> None:
+        self._end()
+        if fetched.records:
+            lookup.add_papers(self.operations, fetched.records, self.panes.tell)
+        if fetched.failures:
+            lines = "\n".join(fetched.failures)
+            if fetched.offline:
+                lines += "\n\nYou seem to be offline: nothing could be looked up there."
+            self.operations.errors.report("Adding by identifier", PaperdeskError(lines))
+
+    def _lookup_failed(self, error: BaseException) -> None:
+        self._end()
+        if not isinstance(error, Cancelled):
+            self.operations.errors.report("Adding by identifier", error)
 
     # --- importing -------------------------------------------------------------------
     def choose_import(self) -> None:

@@ -818,3 +818,31 @@ def test_a_file_the_library_keeps_changing_under_is_reported_and_the_import_goes
     assert [bool(f.error) for f in report.files] == [True, False]
     assert "kept changing" in window.transfers.import_report.details_html()
     assert window.errors.shown == []
+
+
+def test_add_by_identifier_looks_up_off_the_gui_thread_and_reports_offline(
+    qtbot, window, httpserver, monkeypatch
+):
+    from pathlib import Path
+
+    recorded = Path(__file__).parents[1] / "services" / "fixtures" / "lookup"
+    httpserver.expect_request("/arxiv").respond_with_data(
+        (recorded / "arxiv-1706.03762.xml").read_text(encoding="utf-8"),
+        content_type="application/atom+xml",
+    )
+    monkeypatch.setenv("PAPERDESK_ARXIV_URL", httpserver.url_for("/arxiv"))
+    monkeypatch.setenv("PAPERDESK_DOI_URL", "http://127.0.0.1:9")  # nothing listens there
+    reported = []
+    window.operations.errors.report = lambda name, error: reported.append(str(error))
+    total = window.desk._library.papers.count()
+    window.panes.ask = ScriptedAsker()
+    window.panes.ask.identifiers = lambda: "arXiv:1706.03762\n10.1162/neco.1997.9.8.1735"
+    with changes(qtbot, window):
+        window.menus.add_by_identifier_action.trigger()
+        assert window.panes.progress.isVisible()
+    assert window.desk._library.papers.count() == total + 1
+    qtbot.waitUntil(lambda: bool(reported), timeout=WAIT_MS)
+    (message,) = reported
+    assert message.startswith("10.1162/neco.1997.9.8.1735: cannot reach doi.org")
+    assert "You seem to be offline" in message
+    assert not window.panes.progress.isVisible()
