@@ -16,7 +16,7 @@ from functools import partial
 
 from PySide6.QtGui import QGuiApplication
 
-from paperdesk.core.models import Overview, Paper, Status
+from paperdesk.core.models import Overview, Paper, ShortlistInfo, Status, TagInfo
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.gui.actions import highlights, history, papers, searches, shortlists, tags
 from paperdesk.gui.duplicates_dialog import DuplicatesDialog
@@ -55,6 +55,17 @@ class Commands:
     def tag_colour(self, name: str) -> str | None:
         known = self.overview.tags if self.overview else ()
         return next((t.colour for t in known if t.name == name), None)
+
+    def _stop_showing(self, kind: Kind, name: str) -> None:
+        """Show the whole library before the shortlist or tag shown goes: the search
+        that follows the deletion would otherwise look for what no longer exists."""
+        if self.panes.sidebar.scope() == Scope(kind, name):
+            self.panes.sidebar.select_scope(Scope())
+
+    @staticmethod
+    def _count_of(known: Sequence[TagInfo | ShortlistInfo], name: str) -> int:
+        """How many papers the tag or shortlist `name` holds, as the sidebar counted."""
+        return next((info.count for info in known if info.name == name), 0)
 
     # --- the selected papers ----------------------------------------------------------
     def set_rating(self, rating: int) -> None:
@@ -252,7 +263,10 @@ class Commands:
                     follow = partial(sidebar.follow_rename, Kind.SHORTLIST, name, new)
                     shortlists.rename(operations, name, new, done=follow)
             case "delete-shortlist":
-                shortlists.delete(operations, name)
+                in_it = self._count_of(self.overview.shortlists if self.overview else (), name)
+                if ask.confirm_delete_label("shortlist", name, in_it):
+                    self._stop_showing(Kind.SHORTLIST, name)
+                    shortlists.delete(operations, name)
             case "export-shortlist":
                 self.transfers.open_export_dialog(shortlist=name)
             case "new-tag":
@@ -276,7 +290,10 @@ class Commands:
             case "uncolour-tag":
                 tags.set_tag_colour(operations, name, None)
             case "delete-tag":
-                tags.delete_tag(operations, name)
+                carry_it = self._count_of(self.overview.tags if self.overview else (), name)
+                if ask.confirm_delete_label("tag", name, carry_it):
+                    self._stop_showing(Kind.TAG, name)
+                    tags.delete_tag(operations, name)
             case "delete-saved-search":
                 searches.delete_search(operations, name)
             case _:

@@ -127,6 +127,25 @@ class Asker:
             self._settings.setValue(CONFIRM_DELETE_KEY, False)
         return True
 
+    def confirm_delete_label(self, kind: str, name: str, count: int) -> bool:
+        """Whether to delete the tag or shortlist `name` that `count` papers are in."""
+        carried = {"tag": "carry it", "shortlist": "are in it"}[kind]
+        papers = "No paper" if count == 0 else "1 paper" if count == 1 else f"{count:,} papers"
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            f"Delete {kind}",
+            f"Delete the {kind} {name}?",
+            QMessageBox.StandardButton.Cancel,
+            self._parent,
+        )
+        box.setInformativeText(
+            f"{papers} {carried}; the papers stay in the library. Edit > Undo brings it back."
+        )
+        delete = box.addButton("Delete", QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return box.clickedButton() is delete
+
     def import_anyway(self, file_name: str, doubt: str) -> bool:
         """Whether to import a file that may not be what it seems (services/importing)."""
         box = QMessageBox(

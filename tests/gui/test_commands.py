@@ -78,7 +78,7 @@ def test_each_sidebar_command_is_one_undo_step(qtbot, window):
         ("colour-tag", "kept", ScriptedAsker(colour="#cc3333")),
         ("uncolour-tag", "kept", None),
         ("remove-tag", "kept", None),
-        ("delete-tag", "kept", None),
+        ("delete-tag", "kept", ScriptedAsker(confirm=True)),
         ("delete-shortlist", "T", None),
     ]
     for command, name, asker in steps:

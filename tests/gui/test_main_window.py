@@ -361,6 +361,7 @@ def test_shortlists_create_add_by_drop_reorder_rename_delete(qtbot, window):
         window.commands.run_sidebar_command("rename-shortlist", "Reading group")
     assert [s.name for s in window.desk._library.shortlists.all()] == ["Must read"]
     assert window.sidebar.scope() == Scope(Kind.SHORTLIST, "Must read")
+    window.panes.ask = ScriptedAsker(confirm=True)
     with changes(qtbot, window):
         window.commands.run_sidebar_command("delete-shortlist", "Must read")
     assert window.desk._library.shortlists.all() == []
@@ -385,6 +386,7 @@ def test_tags_rename_merge_delete_from_the_sidebar(qtbot, window):
     with searched(qtbot, window):
         window.sidebar.select_scope(Scope(Kind.TAG, "ml"))
     assert sorted(window.model.ids()) == sorted([first, second])
+    window.panes.ask = ScriptedAsker(confirm=True)
     with changes(qtbot, window):
         window.commands.run_sidebar_command("delete-tag", "ml/rnn")
     assert window.desk._library.tags.all() == []
@@ -697,9 +699,14 @@ class ScriptedAsker:
         self._confirm, self._folder = confirm, folder
         self.asked_to_delete: list[int] = []
         self.asked_to_import: list[tuple[str, str]] = []
+        self.asked_to_delete_label: list[tuple[str, str, int]] = []
 
     def confirm_delete(self, count):
         self.asked_to_delete.append(count)
+        return self._confirm
+
+    def confirm_delete_label(self, kind, name, count):
+        self.asked_to_delete_label.append((kind, name, count))
         return self._confirm
 
     def import_anyway(self, file_name, doubt):
