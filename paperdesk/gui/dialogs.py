@@ -40,6 +40,7 @@ from paperdesk.services.importing import ImportReport
 log = logging.getLogger(__name__)
 
 EXPORT_FOLDER_KEY = "export/last-folder"
+IMPORT_FOLDER_KEY = "import/last-folder"
 CONFIRM_DELETE_KEY = "preferences/confirm-delete"
 
 
@@ -92,7 +93,15 @@ class Asker:
         return Path(name)
 
     def export_folder(self) -> Path:
-        last = str(self._settings.value(EXPORT_FOLDER_KEY, "", type=str))
+        return self._last_folder(EXPORT_FOLDER_KEY)
+
+    def import_folder(self) -> Path:
+        return self._last_folder(IMPORT_FOLDER_KEY)
+
+    def _last_folder(self, key: str) -> Path:
+        """The folder remembered under `key` while it exists, else Documents (else home):
+        never the process's working folder, which means nothing to a desktop user."""
+        last = str(self._settings.value(key, "", type=str))
         if last and Path(last).is_dir():
             return Path(last)
         documents = QStandardPaths.writableLocation(
@@ -174,8 +183,13 @@ class Asker:
     def import_paths(self) -> list[Path]:
         patterns = " ".join(f"*{extension}" for extension in sorted(EXTENSIONS))
         names, _ = QFileDialog.getOpenFileNames(
-            self._parent, "Import papers", "", f"Paper lists ({patterns});;All files (*)"
+            self._parent,
+            "Import papers",
+            str(self.import_folder()),
+            f"Paper lists ({patterns});;All files (*)",
         )
+        if names:
+            self._settings.setValue(IMPORT_FOLDER_KEY, str(Path(names[0]).parent))
         return [Path(name) for name in names]
 
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QSettings, QStandardPaths
+from PySide6.QtWidgets import QFileDialog, QWidget
+
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.gui.actions import shortlists, tags
+from paperdesk.gui.dialogs import Asker
 from tests.gui.test_main_window import WAIT_MS, ScriptedAsker, changes
 
 
@@ -49,3 +53,27 @@ def test_deleting_the_shortlist_being_viewed_asks_then_shows_the_library(qtbot, 
     qtbot.wait(300)
     assert window.errors.shown == []
     assert "Searching failed" not in window.statusBar().currentMessage()
+
+
+def test_file_import_opens_in_the_folder_used_last_else_documents(qtbot, tmp_path, monkeypatch):
+    # Issue 25: it opened in the process's working folder.
+    monkeypatch.chdir(tmp_path)
+    documents = tmp_path / "Documents"
+    documents.mkdir()
+    monkeypatch.setattr(QStandardPaths, "writableLocation", lambda _where: str(documents))
+    started_in: list[str] = []
+    chosen = tmp_path / "downloads" / "icml.bib"
+    chosen.parent.mkdir()
+
+    def open_file_names(_parent, _title, folder, _filter):
+        started_in.append(folder)
+        return [str(chosen)], ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", open_file_names)
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    assert Asker(parent, settings).import_paths() == [chosen]
+    # A new window (a new session) remembers it through the settings.
+    assert Asker(parent, settings).import_paths() == [chosen]
+    assert started_in == [str(documents), str(chosen.parent)]
