@@ -27,6 +27,7 @@ from paperdesk.core.models import Status
 from paperdesk.core.scope import Scope
 from paperdesk.services import (
     backup,
+    citing,
     database_backups,
     desktop,
     duplicates,
@@ -69,6 +70,15 @@ def cmd_import(desk: Desk, args: argparse.Namespace) -> int:
         if file_report.error:
             print(f"paperdesk: {file_report.file}: {file_report.error}", file=sys.stderr)
     return EXIT_ERROR if report.failed else 0
+
+
+def cmd_cite(desk: Desk, args: argparse.Namespace) -> int:
+    if args.output_file is None:
+        print(citing.bibliography(desk, args.ids, args.style, args.output), end="")
+    else:
+        citing.write_bibliography(desk, args.ids, args.style, args.output, args.output_file)
+        print(f"Wrote {len(args.ids)} entries to {args.output_file}")
+    return 0
 
 
 def cmd_add(desk: Desk, args: argparse.Namespace) -> int:

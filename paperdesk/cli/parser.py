@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 
 from paperdesk import __version__
 from paperdesk.cli.commands import (
     cmd_add,
     cmd_backup,
     cmd_check,
+    cmd_cite,
     cmd_delete,
     cmd_duplicates,
     cmd_edit,
@@ -42,6 +44,7 @@ from paperdesk.config import BACKUP_DIR
 from paperdesk.core.fields import EDITABLE_FIELDS, RELEVANCE
 from paperdesk.core.models import Status
 from paperdesk.core.screening import ORDERS
+from paperdesk.formats import citations
 from paperdesk.services import duplicates, exporting, searching
 from paperdesk.services.near_duplicates import SUGGEST_THRESHOLD
 from paperdesk.services.simulating import AI_CHOICES
@@ -152,6 +155,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub = command("add", cmd_add, "add papers by DOI, arXiv id, OpenReview id or paper URL")
     sub.add_argument("identifiers", nargs="+", metavar="ID", help="one or many, or a pasted list")
+
+    sub = command("cite", cmd_cite, "formatted citations (APA, IEEE, ACM, Chicago)")
+    sub.add_argument("ids", nargs="+", type=int)
+    sub.add_argument("--style", choices=list(citations.STYLES), default=citations.DEFAULT_STYLE)
+    sub.add_argument("--format", dest="output", choices=citations.OUTPUTS, default="text")
+    sub.add_argument("-o", "--output-file", type=Path, help="write the bibliography here")
 
     sub = command("edit", cmd_edit, "set one field of a paper (undo takes it back)")
     sub.add_argument("id", type=int)

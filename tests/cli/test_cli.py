@@ -202,3 +202,17 @@ def test_add_by_identifier_reports_each_failure_and_offline(
     assert "paperdesk: 10.1162/neco.1997.9.8.1735: cannot reach doi.org" in result.stderr
     (paper,) = json.loads(run(library, "show", "1", "--json").stdout)
     assert paper["title"] == "Attention Is All You Need"
+
+
+def test_cite_prints_a_style_and_writes_a_bibliography(tmp_path: Path) -> None:
+    library = tmp_path / "cite"
+    run(library, "import", str(SEEDS[0]))
+    run(library, "edit", "1", "authors", "Vaswani, Ashish; Shazeer, Noam")
+    run(library, "edit", "1", "title", "Attention is all you need")
+    run(library, "edit", "1", "venue", "NeurIPS")
+    run(library, "edit", "1", "year", "2017")
+    out = run(library, "cite", "1", "--style", "apa").stdout
+    assert out == "Vaswani, A., & Shazeer, N. (2017). Attention is all you need. NeurIPS.\n\n"
+    target = tmp_path / "refs.md"
+    run(library, "cite", "1", "--style", "ieee", "--format", "markdown", "-o", str(target))
+    assert target.read_text(encoding="utf-8").startswith("- [1] A. Vaswani and N. Shazeer")
