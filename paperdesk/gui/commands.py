@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable, Sequence
 from functools import partial
 
+from PySide6.QtCore import QSettings
 from PySide6.QtGui import QGuiApplication
 
 from paperdesk.core.models import Overview, Paper, ShortlistInfo, Status, TagInfo
@@ -24,9 +25,10 @@ from paperdesk.gui.links import open_link, paper_links
 from paperdesk.gui.operations import Operations
 from paperdesk.gui.panes import Panes
 from paperdesk.gui.paper_table_model import display_title, moved_order
+from paperdesk.gui.preferences import Preferences
 from paperdesk.gui.stats_view import StatsView
 from paperdesk.gui.transfers import Transfers
-from paperdesk.services import exporting, reading, screenings
+from paperdesk.services import citing, exporting, reading, screenings
 from paperdesk.services import triage as triage_service
 
 log = logging.getLogger(__name__)
@@ -36,8 +38,11 @@ MORE_LIKE_SHOWN = 30
 
 
 class Commands:
-    def __init__(self, operations: Operations, transfers: Transfers, panes: Panes) -> None:
+    def __init__(
+        self, operations: Operations, transfers: Transfers, panes: Panes, settings: QSettings
+    ) -> None:
         self.operations = operations
+        self.settings = settings  # the citation style chosen in Preferences
         self.transfers = transfers
         self.panes = panes
         self.overview: Overview | None = None
@@ -127,6 +132,17 @@ class Commands:
                 lambda desk: exporting.preview(desk, Scope.of_ids(ids), "bibtex", limit=len(ids)),
                 on_done=lambda text: self._copy(text, len(ids), ("BibTeX entry", "BibTeX entries")),
                 on_error=partial(self.operations.errors.report, "Copying as BibTeX"),
+            )
+
+    def copy_citation(self) -> None:
+        """The selected papers formatted in the citation style chosen in Preferences."""
+        style = Preferences.load(self.settings).citation_style
+        if ids := self.panes.selection_or_warn():
+            self.operations.read(
+                "Copying citations",
+                lambda desk: citing.citation(desk, ids, style),
+                on_done=lambda text: self._copy(text, len(ids), ("citation", "citations")),
+                on_error=partial(self.operations.errors.report, "Copying citations"),
             )
 
     def copy_citation_keys(self) -> None:

@@ -162,7 +162,7 @@ class MainWindow(QMainWindow):
             ask=Asker(self, settings),
         )
         self.transfers = Transfers(self.operations, self.panes)
-        self.commands = Commands(self.operations, self.transfers, self.panes)
+        self.commands = Commands(self.operations, self.transfers, self.panes, settings)
         self.team = TeamLibrary(self)
         # Only these panes use the style sheet: on the table, Qt's style-sheet style
         # doubles the cost of painting rows.

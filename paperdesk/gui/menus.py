@@ -158,6 +158,9 @@ class WindowMenus:
             "Copy Citation &Key", commands.copy_citation_keys, "Ctrl+Shift+K"
         )
         self.copy_title_action = self._action("Copy &Title", commands.copy_titles)
+        self.copy_citation_action = self._action(
+            "Copy &Citation", commands.copy_citation, "Ctrl+Alt+C"
+        )
         self.rating_actions = [
             self._action(
                 f"{n} Star{'s' if n != 1 else ''}" if n else "No Stars",
@@ -258,7 +261,12 @@ class WindowMenus:
         edit_menu.addActions([self.find_action, self.select_all_action])
         edit_menu.addSeparator()
         edit_menu.addActions(
-            [self.copy_bibtex_action, self.copy_key_action, self.copy_title_action]
+            [
+                self.copy_citation_action,
+                self.copy_bibtex_action,
+                self.copy_key_action,
+                self.copy_title_action,
+            ]
         )
         edit_menu.addSeparator()
         edit_menu.addActions([self.remove_from_shortlist_action, self.delete_action])
@@ -317,7 +325,14 @@ class WindowMenus:
         if self.remove_from_shortlist_action.isEnabled():
             menu.addAction(self.remove_from_shortlist_action)
         menu.addSeparator()
-        menu.addActions([self.copy_bibtex_action, self.copy_key_action, self.copy_title_action])
+        menu.addActions(
+            [
+                self.copy_citation_action,
+                self.copy_bibtex_action,
+                self.copy_key_action,
+                self.copy_title_action,
+            ]
+        )
         menu.addAction(self.export_selection_action)
         menu.addSeparator()
         menu.addAction(self.delete_action)

@@ -33,11 +33,13 @@ from paperdesk import config
 from paperdesk.core.team_url import TeamAddress, is_team_url
 from paperdesk.gui.dialogs import CONFIRM_DELETE_KEY
 from paperdesk.gui.resources import style_sheet
+from paperdesk.services.citing import DEFAULT_STYLE, STYLES
 
 THEMES = {"system": "Same as the system", "light": "Light", "dark": "Dark"}
 MAX_RECENT = 8
 RECENT_KEY = "libraries/recent"
 WHY_KEY = "preferences/why-this-paper"
+STYLE_KEY = "preferences/citation-style"
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,8 @@ class Preferences:
     default_library: Path | None = None
     # Triage's "why this paper": its line and the words it tints (W turns it off too).
     why_this_paper: bool = True
+    # What Copy Citation writes (formats/citations.py STYLES).
+    citation_style: str = DEFAULT_STYLE
 
     @classmethod
     def load(cls, settings: QSettings) -> Preferences:
@@ -60,6 +64,9 @@ class Preferences:
             confirm_delete=bool(settings.value(CONFIRM_DELETE_KEY, True, type=bool)),
             default_library=config.chosen_default_library_dir(),
             why_this_paper=bool(settings.value(WHY_KEY, True, type=bool)),
+            citation_style=style
+            if (style := str(settings.value(STYLE_KEY, ""))) in STYLES
+            else DEFAULT_STYLE,
         )
 
     def save(self, settings: QSettings) -> None:
@@ -67,6 +74,7 @@ class Preferences:
         settings.setValue("preferences/font-size", self.font_size)
         settings.setValue(CONFIRM_DELETE_KEY, self.confirm_delete)
         settings.setValue(WHY_KEY, self.why_this_paper)
+        settings.setValue(STYLE_KEY, self.citation_style)
         settings.sync()
         config.choose_default_library_dir(self.default_library)
 
@@ -198,6 +206,11 @@ class PreferencesDialog(QDialog):
         self.confirm_delete.setChecked(current.confirm_delete)
         self.why_this_paper = QCheckBox("Show ‘why this paper’ in triage (tinted words)")
         self.why_this_paper.setChecked(current.why_this_paper)
+        self.citation_style = QComboBox()
+        self.citation_style.setAccessibleName("Citation style")
+        for name, (label, _file) in STYLES.items():
+            self.citation_style.addItem(label, name)
+        self.citation_style.setCurrentIndex(self.citation_style.findData(current.citation_style))
         self.library_field = QLineEdit(str(current.default_library or ""))
         self.library_field.setAccessibleName("Default library folder")
         self.library_field.setPlaceholderText(str(config.default_library_dir(chosen=False)))
@@ -211,6 +224,7 @@ class PreferencesDialog(QDialog):
         form.addRow("Theme:", self.theme_box)
         form.addRow("Font size:", self.font_size)
         form.addRow("Library at start:", library_row)
+        form.addRow("Copy Citation in:", self.citation_style)
         form.addRow("", self.confirm_delete)
         form.addRow("", self.why_this_paper)
         buttons = QDialogButtonBox(
@@ -232,6 +246,7 @@ class PreferencesDialog(QDialog):
             font_size=self.font_size.value(),
             confirm_delete=self.confirm_delete.isChecked(),
             why_this_paper=self.why_this_paper.isChecked(),
+            citation_style=str(self.citation_style.currentData()),
             default_library=Path(folder).expanduser() if folder else None,
         )
 

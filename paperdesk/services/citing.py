@@ -10,6 +10,10 @@ from paperdesk.formats.atomic import atomic_open
 from paperdesk.services import reading
 from paperdesk.services.desk import Desk
 
+#: The styles a user picks from (name -> label, CSL file), and the one used until then.
+STYLES = citations.STYLES
+DEFAULT_STYLE = citations.DEFAULT_STYLE
+
 
 def bibliography(desk: Desk, ids: Sequence[int], style: str, output: str = "text") -> str:
     """The papers' bibliography in `style` (citations.STYLES) as text, Markdown or HTML."""

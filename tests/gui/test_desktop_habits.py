@@ -534,3 +534,23 @@ def test_the_sidebar_counts_and_undo_labels_are_read_off_the_gui_thread(qtbot, w
         window.commands.set_status(Status.READ)
     assert len(threads) == 2
     assert threading.main_thread() not in threads
+
+
+def test_copy_citation_writes_the_style_chosen_in_preferences(qtbot, linked_library, tmp_path):
+    from paperdesk.gui.preferences import Preferences
+
+    window = open_window(qtbot, linked_library, tmp_path / "s.ini")
+    select_titled(window, "Web Paper")
+    clipboard = QGuiApplication.clipboard()
+    clipboard.clear()
+    window.menus.copy_citation_action.trigger()  # APA until the user picks another
+    qtbot.waitUntil(lambda: clipboard.text().startswith("Lovelace, A."), timeout=WAIT_MS)
+    assert "Web Paper" in clipboard.text()
+    window.show_preferences()
+    dialog = window.preferences_dialog
+    dialog.citation_style.setCurrentIndex(dialog.citation_style.findData("ieee"))
+    dialog.accept()
+    assert Preferences.load(window.settings).citation_style == "ieee"
+    window.menus.copy_citation_action.trigger()
+    qtbot.waitUntil(lambda: clipboard.text().startswith("[1] A. Lovelace"), timeout=WAIT_MS)
+    assert "Copied 1 citation" in window.statusBar().currentMessage()
