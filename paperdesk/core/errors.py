@@ -10,12 +10,18 @@ class PaperdeskError(Exception):
 
 
 class FormatError(PaperdeskError):
-    """A file that cannot be read at all (as opposed to one bad entry in it)."""
+    """A file that cannot be read at all (as opposed to one bad entry in it).
 
-    def __init__(self, file: str, message: str, line: int | None = None) -> None:
+    `skipped` names the entries it did hold, each `file:line: why`, when every one of
+    them was broken: the import report counts them as read and skipped."""
+
+    def __init__(
+        self, file: str, message: str, line: int | None = None, skipped: tuple[str, ...] = ()
+    ) -> None:
         self.file = file
         self.line = line
         self.reason = message
+        self.skipped = skipped
         where = f"{file}:{line}" if line is not None else file
         super().__init__(f"{where}: {message}")
 

@@ -87,4 +87,5 @@ def nothing_found(file: str, problems: Sequence[Problem], what: str) -> FormatEr
         f"line {p.line}: {p.reason}" if p.line is not None else p.reason for p in problems[:3]
     )
     more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
-    return FormatError(file, f"no entries found; {len(problems)} skipped: {shown}{more}")
+    reason = f"no entries found; {len(problems)} skipped: {shown}{more}"
+    return FormatError(file, reason, skipped=tuple(str(p) for p in problems))

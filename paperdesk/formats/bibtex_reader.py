@@ -79,6 +79,8 @@ _OTHER_VENUE_FIELDS = ("institution", "school", "howpublished")
 # Where the parent of a crossref/xref names itself: its own venue, else its title
 # (a @proceedings' title is its children's booktitle, as biblatex maps it).
 _PARENT_VENUE_FIELDS = (*_VENUE_FIELDS, "title")
+# What a file's one `@proceedings` is the parent of, when they name no crossref.
+_PAPERS_OF_PROCEEDINGS = frozenset({"inproceedings", "conference"})
 _PARTS_OF_A_WHOLE = frozenset(
     "article inbook incollection inproceedings inreference bookinbook suppbook "
     "suppcollection suppperiodical".split()
@@ -144,6 +146,7 @@ def read_bibtex(text: str, file_name: str) -> ReadResult:
         fields_by_key.setdefault(entry.key.lower(), lowered)
         evaluated.append((entry, fields, lowered))
 
+    volume = _the_proceedings(evaluated)
     records: list[PaperRecord] = []
     for entry, fields, lowered in evaluated:
         entry_type = entry.entry_type.lower()
@@ -152,12 +155,17 @@ def read_bibtex(text: str, file_name: str) -> ReadResult:
             problems.append(Problem(file_name, _line(entry), reason))
             continue
         lineage = _lineage(lowered, entry.key, fields_by_key)
+        if len(lineage) == 1 and entry_type in _PAPERS_OF_PROCEEDINGS and volume is not None:
+            lineage.append(volume)
 
         def warn(reason: str, line: int | None = _line(entry)) -> None:
             warnings.append(Problem(file_name, line, reason))
 
         record = _record(entry, fields, lineage, warn, macros)
-        if record is None:
+        if record is None and entry_type == "proceedings" and lowered is volume:
+            reason = "@proceedings without a title: its venue and year go to the file's papers"
+            problems.append(Problem(file_name, _line(entry), reason))
+        elif record is None:
             problems.append(Problem(file_name, _line(entry), "no title"))
         else:
             records.append(record)
@@ -349,6 +357,17 @@ def _closing_delimiter(raw: str, start: int) -> int:
     raise _MalformedValue("unbalanced braces or quotes in the value")
 
 
+def _the_proceedings(
+    evaluated: list[tuple[Entry, dict[str, str], dict[str, str]]],
+) -> dict[str, str] | None:
+    """The fields of the file's one `@proceedings`, if it has exactly one: a PMLR volume's
+    bibliography names its venue and year there once, and its papers cite no crossref."""
+    found = [
+        lowered for entry, _, lowered in evaluated if entry.entry_type.lower() == "proceedings"
+    ]
+    return found[0] if len(found) == 1 else None
+
+
 def _lineage(
     own: dict[str, str], key: str, fields_by_key: dict[str, dict[str, str]]
 ) -> list[dict[str, str]]:
@@ -445,6 +464,27 @@ def _first(
     return None
 
 
+# biblatex's extended name format: `family=Vries, given=Hugo, prefix=de, useprefix=true`.
+_NAME_PART = re.compile(r"\s*(family|given|prefix|suffix|useprefix)\s*=", re.IGNORECASE)
+_NAME_ORDER = ("given", "prefix", "family", "suffix")
+
+
+def _extended_name(name: str) -> str:
+    """A biblatex `family=..., given=...` name as "given prefix family suffix"."""
+    parts: dict[str, str] = {}
+    depth, start = 0, 0
+    for index, char in enumerate(name + ","):
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            key, _, value = name[start:index].partition("=")
+            parts[key.strip().lower()] = value.strip()
+            start = index + 1
+    return " ".join(parts[key] for key in _NAME_ORDER if parts.get(key))
+
+
 def _authors(field: str) -> tuple[str, ...]:
     """`Last, First and First Last and others` -> ("First Last", "First Last").
 
@@ -455,8 +495,11 @@ def _authors(field: str) -> tuple[str, ...]:
     for name in split_multiple_persons_names(decode_commands(field)):
         if name.strip().lower() == "others":
             continue
-        parts = parse_single_name_into_parts(name, strict=False)
-        display = to_plain(parts.merge_first_name_first)
+        if _NAME_PART.match(name):
+            display = to_plain(_extended_name(name))
+        else:
+            parts = parse_single_name_into_parts(name, strict=False)
+            display = to_plain(parts.merge_first_name_first)
         if display:
             names.append(display)
     return tuple(names)

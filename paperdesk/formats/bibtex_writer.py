@@ -220,6 +220,13 @@ def _venue(paper: Paper, raw: dict[str, str], field: str, ascii_only: bool, macr
     return escape(paper.venue or "", PLAIN, ascii_only)
 
 
+def _year(year: int | None) -> str:
+    """`2020`; a year before the common era as biblatex writes it: `-0197`."""
+    if not year:
+        return ""
+    return f"-{-year:04d}" if year < 0 else str(year)
+
+
 def _month(value: str, ascii_only: bool) -> str:
     """A month macro's name (written bare), else the braced value."""
     macro = _MONTH_NAMES.get(value.strip().lower().rstrip("."))
@@ -249,7 +256,7 @@ def _fields(
         ("title", _title_value(paper, _raw_title(raw, paper, macros), ascii_only, macros)),
         ("author", author),
         (venue_field, _venue(paper, raw, venue_field, ascii_only, macros)),
-        ("year", str(paper.year) if paper.year else ""),
+        ("year", _year(paper.year)),
     ]
     written = {name for name, value in fields if value}
     for name, value in raw.items():

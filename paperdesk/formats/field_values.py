@@ -16,20 +16,22 @@ from typing import Any
 from paperdesk.core.models import PaperRecord
 from paperdesk.formats.user_data import Warn
 
-_YEAR = re.compile(r"\b(\d{4})\b")
+# Four digits; a minus at the start of a word makes a year before the common era, as
+# biblatex writes it (`-0197`, astronomical numbering), never a range's (`2019-2020`).
+_YEAR = re.compile(r"(?:(?<![\w-])(-))?\b(\d{4})\b")
 #: How much of a value a warning quotes.
 _SHOWN_CHARS = 30
 
 
 def year_from_text(text: str, warn: Warn) -> int | None:
-    """The first four-digit number in `text` (`2020`, `2020-05-01`, `May 2020`), None
-    when it is empty; a warning when it holds something else."""
+    """The first four-digit number in `text` (`2020`, `2020-05-01`, `May 2020`, BCE
+    `-0197` as -197), None when it is empty; a warning when it holds something else."""
     text = text.strip()
     if not text:
         return None
     match = _YEAR.search(text)
     if match:
-        return int(match.group(1))
+        return int(match.group(1) + match.group(2)) if match.group(1) else int(match.group(2))
     warn(f"year: {shown(text)} is not a year: left out")
     return None
 
@@ -40,7 +42,7 @@ def year_from_number(value: Any, warn: Warn) -> int | None:
     if value is None:
         return None
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        if 1000 <= value < 3000:
+        if 1000 <= value < 3000 or -9999 <= value < 0:  # BCE years are negative
             return int(value)
     warn(f"year: {shown(str(value))} is not a year: left out")
     return None

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from paperdesk.core.citekeys import is_valid_key, unique_key
-from paperdesk.core.errors import Cancelled, PaperdeskError
+from paperdesk.core.errors import Cancelled, FormatError, PaperdeskError
 from paperdesk.core.models import BibtexDefinitions, PaperRecord, Status, UserData
 from paperdesk.formats.registry import BACKUP, BackupFileError, printable_path
 from paperdesk.formats.streaming import open_records
@@ -104,6 +104,9 @@ def plan_for_library(
         return plan
     except PaperdeskError as error:
         report.error = str(error).removeprefix(f"{report.file}: ")
+        if isinstance(error, FormatError):  # every entry broken: each is read and skipped
+            report.problems = list(error.skipped)
+            report.read = report.skipped = len(error.skipped)
         return plan
     plan.sha256 = stream.sha256
     report.format, report.label = stream.format, stream.label

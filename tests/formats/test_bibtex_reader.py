@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from paperdesk.core.errors import FormatError
-from paperdesk.core.models import Identifiers
+from paperdesk.core.models import Identifiers, PaperRecord
 from paperdesk.formats.bibtex_reader import read_bibtex
+from paperdesk.formats.bibtex_writer import write_bibtex
+from tests.factories import as_papers
 
 
 def read_one(text: str):
@@ -252,3 +256,54 @@ def test_names_are_read_after_their_latex_commands() -> None:
         "Lutz Birkhahn",
         "Ayşe Öztürk",
     )
+
+
+def test_a_pmlr_volumes_proceedings_gives_its_papers_their_venue_and_year() -> None:
+    """Issue 24: a PMLR bibliography names its venue and year once, in an untitled
+    @Proceedings that no paper cites by crossref."""
+    result = read_bibtex(
+        "@Proceedings{ICML-2019,\n"
+        "  booktitle = {Proceedings of the 36th International Conference on Machine Learning},\n"
+        "  shortname = {ICML}, volume = {97}, year = {2019},\n"
+        "  editor = {Chaudhuri, Kamalika and Salakhutdinov, Ruslan}}\n"
+        "@InProceedings{pmlr-v97-abbati19a, title = {AReS and MaRS},\n"
+        "  author = {Abbati, Gabriele}, pages = {1--10}}\n"
+        "@article{other, title = {A Journal Paper}, journal = {JMLR}, year = 2020}\n",
+        "v97.bib",
+    )
+    paper, article = result.records
+    assert (paper.venue, paper.year, paper.authors) == (
+        "Proceedings of the 36th International Conference on Machine Learning",
+        2019,
+        ("Gabriele Abbati",),
+    )
+    assert (article.venue, article.year) == ("JMLR", 2020)  # not a part of the volume
+    assert [p.reason for p in result.problems] == [
+        "@proceedings without a title: its venue and year go to the file's papers"
+    ]
+
+
+def test_biblatex_extended_names_are_read() -> None:
+    result = read_bibtex(
+        "@article{a, title = {T}, author = {family=Vries, given=Hugo, prefix=de, "
+        'useprefix=true and Knuth, Donald E. and given={Jean-Pierre}, family={S{\\"u}ss}}}\n',
+        "refs.bib",
+    )
+    assert result.records[0].authors == ("Hugo de Vries", "Donald E. Knuth", "Jean-Pierre Süss")
+
+
+@pytest.mark.parametrize(
+    ("field", "read"),
+    [("year = {-0197}", -197), ("date = {-0044-03-15}", -44), ("year = {2019-2020}", 2019)],
+)
+def test_a_year_before_the_common_era_is_negative(field: str, read: int) -> None:
+    result = read_bibtex(f"@book{{a, title = {{T}}, {field}}}\n", "refs.bib")
+    assert result.records[0].year == read
+    written = export_one(result.records[0])
+    assert read_bibtex(written, "out.bib").records[0].year == read
+
+
+def export_one(record: PaperRecord) -> str:
+    stream = io.StringIO()
+    write_bibtex(as_papers([record]), stream, "biblatex")
+    return stream.getvalue()

@@ -126,3 +126,15 @@ def test_every_shared_bibliography_accounts_for_each_entry(tmp_path) -> None:
             assert stored == report.added, path
         else:  # a file with nothing to import says why, and imports nothing
             assert stored == 0 and report.error, path
+
+
+def test_a_file_whose_every_entry_is_skipped_still_counts_them(
+    empty_desk: Desk, tmp_path: Path
+) -> None:
+    """Issue 24: such a file reported `read: 0, skipped: 0`, hiding its entries."""
+    broken = tmp_path / "untitled.bib"
+    broken.write_text("@article{a, author = {X}}\n@article{b, year = {2020}}\n", encoding="utf-8")
+    (report,) = importing.import_files(empty_desk, [broken]).files
+    assert report.error is not None and "no entries found" in report.error
+    assert (report.read, report.skipped) == (2, 2)
+    assert report.problems == [f"{broken}:1: no title", f"{broken}:2: no title"]
