@@ -8,6 +8,7 @@ column picker). Enter or a double-click opens a paper (`open_requested`).
 from __future__ import annotations
 
 from PySide6.QtCore import (
+    QEvent,
     QItemSelection,
     QItemSelectionModel,
     QModelIndex,
@@ -17,7 +18,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QIcon, QKeyEvent, QPainter, QPalette
+from PySide6.QtGui import QIcon, QKeyEvent, QPainter, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -30,19 +31,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from paperdesk.gui.column_widths import first_widths, fitted_widths
 from paperdesk.gui.paper_table_model import COLUMN_TITLES, Column, PaperTableModel
 
-# The title takes whatever width is left; these are the other columns' first widths.
-# The status is an icon (its name in the tooltip), so its column is narrow.
-DEFAULT_WIDTHS = {
-    Column.RATING: 62,
-    Column.STATUS: 30,
-    Column.AUTHOR: 120,
-    Column.VENUE: 58,
-    Column.YEAR: 46,
-    Column.TAGS: 90,
-    Column.ADDED: 84,
-}
 HIDDEN_AT_FIRST = (Column.ADDED,)
 
 
@@ -163,6 +154,8 @@ class PaperTable(QTableView):
         header.setSortIndicatorShown(True)
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         header.setMinimumSectionSize(24)
+        self._fitting = False
+        self._wanted: dict[Column, int] = {}
         self.reset_columns()
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         header.customContextMenuRequested.connect(self._show_column_menu)
@@ -183,11 +176,11 @@ class PaperTable(QTableView):
             for column in Column:
                 header.moveSection(header.visualIndex(column), column)
                 header.setSectionHidden(column, column in HIDDEN_AT_FIRST)
-            for column, width in DEFAULT_WIDTHS.items():
-                header.resizeSection(column, width)
             header.setSectionResizeMode(Column.TITLE, QHeaderView.ResizeMode.Stretch)
         finally:
             header.blockSignals(False)
+        self._wanted = first_widths(self)
+        self.fit_columns()
         header.viewport().update()
         self.columns_changed.emit()
 
@@ -240,9 +233,46 @@ class PaperTable(QTableView):
         shown = [c for c in Column if not header.isSectionHidden(c)]
         return sorted(shown, key=header.visualIndex)
 
-    def _on_section_resized(self, column: int, _old: int, _new: int) -> None:
-        # The stretched title follows the window; only a user's drag is worth keeping.
-        if column != Column.TITLE:
+    def fit_columns(self) -> None:
+        """The widths wanted (first widths, or as the user dragged them) fitted to this
+        font and this width (column_widths.py): called as either changes."""
+        self._resize_columns(fitted_widths(self, self._wanted))
+
+    def adopt_restored_widths(self) -> None:
+        """The widths just restored from the settings are the ones wanted from now on."""
+        header = self.horizontalHeader()
+        for column in self._wanted:
+            if not header.isSectionHidden(column):
+                self._wanted[column] = header.sectionSize(column)
+        self.fit_columns()
+
+    def _resize_columns(self, widths: dict[Column, int]) -> None:
+        self._fitting = True
+        try:
+            header = self.horizontalHeader()
+            for column, width in widths.items():
+                if header.sectionSize(column) != width:
+                    header.resizeSection(column, width)
+        finally:
+            self._fitting = False
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_columns()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+            self.fit_columns()
+
+    def _on_section_resized(self, column: int, _old: int, new: int) -> None:
+        # The stretched title follows the window, the others the font and the window
+        # (fit_columns); only a user's drag is worth keeping. A column hidden is
+        # "resized" to 0, which is no width wanted.
+        if column != Column.TITLE and not self._fitting:
+            if new > 0:
+                self._wanted[Column(column)] = new
             self.columns_changed.emit()
 
     def _show_column_menu(self, position: QPoint) -> None:

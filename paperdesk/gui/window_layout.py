@@ -61,6 +61,8 @@ def restore_layout(window: LaidOutWindow) -> None:
         header_view.blockSignals(True)
         header_view.restoreState(header)
         header_view.blockSignals(False)
+        # Widths remembered at another font size or window size are fitted to this one.
+        window.table.adopt_restored_widths()
     window.sort.restore()
 
 

@@ -316,8 +316,6 @@ def test_13_6_only_http_links_are_shown_in_the_detail_pane(
     assert opened_urls == []
     meta.linkActivated.emit("https://example.org/web")
     assert opened_urls == ["https://example.org/web"]
-    # Issue 25: it read "Opened the paper's Web page page."
-    assert window.statusBar().currentMessage() == "Opened https://example.org/web in the browser."
 
 
 # --- 7. Preferences, Open Library, Recent Libraries -------------------------------------------

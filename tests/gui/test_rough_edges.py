@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QSettings, QStandardPaths
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtWidgets import QApplication, QFileDialog, QStyle, QWidget
 
+from paperdesk.core.models import MAX_RATING
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.gui.actions import shortlists, tags
 from paperdesk.gui.dialogs import Asker
+from paperdesk.gui.paper_table_model import Column, rating_text
+from tests.gui.conftest import open_window
 from tests.gui.test_main_window import WAIT_MS, ScriptedAsker, changes
 
 
@@ -77,3 +82,51 @@ def test_file_import_opens_in_the_folder_used_last_else_documents(qtbot, tmp_pat
     # A new window (a new session) remembers it through the settings.
     assert Asker(parent, settings).import_paths() == [chosen]
     assert started_in == [str(documents), str(chosen.parent)]
+
+
+@pytest.fixture
+def large_font(qapp):
+    before = QFont(qapp.font())
+    font = QFont(before)
+    font.setPointSize(16)
+    qapp.setFont(font)
+    yield font
+    qapp.setFont(before)
+
+
+def text_room(table, column: Column) -> int:
+    """The width a cell of `column` leaves its text (the item view's margins off)."""
+    margin = table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1
+    return table.horizontalHeader().sectionSize(column) - 2 * margin
+
+
+def test_columns_follow_the_font(qtbot, seeded_library, tmp_path, large_font):
+    # Issue 25: at a large font the Year column showed "20…".
+    window = open_window(qtbot, seeded_library, tmp_path / "settings.ini")
+    table = window.table
+    window.resize(1400, 900)
+    qtbot.waitUntil(lambda: table.width() > 500)
+    metrics = table.fontMetrics()
+    assert metrics.height() > QFontMetrics(QFont("DejaVu Sans", 9)).height()
+    assert metrics.horizontalAdvance("2025") <= text_room(table, Column.YEAR)
+    assert metrics.horizontalAdvance(rating_text(MAX_RATING)) <= text_room(table, Column.RATING)
+    assert table.horizontalScrollBar().maximum() == 0
+    window.grab().save(str(tmp_path / "large-font-1400x900.png"))
+
+
+def test_columns_fit_a_small_window_and_follow_a_font_change(qtbot, window, qapp, tmp_path):
+    # Issue 25: at 900×600 four columns needed sideways scrolling.
+    table, header = window.table, window.table.horizontalHeader()
+    window.resize(900, 600)
+    qtbot.waitUntil(lambda: window.width() == 900)
+    QApplication.processEvents()
+    window.grab().save(str(tmp_path / "900x600.png"))
+    assert table.horizontalScrollBar().maximum() == 0
+    assert header.sectionSize(Column.TITLE) == max(header.sectionSize(c) for c in Column)
+    # A font made larger while the window is open (Preferences) widens the year.
+    window.resize(1400, 900)
+    font = QFont(qapp.font())
+    font.setPointSize(18)
+    table.setFont(font)
+    QApplication.processEvents()
+    assert table.fontMetrics().horizontalAdvance("2025") <= text_room(table, Column.YEAR)
