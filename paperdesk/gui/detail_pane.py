@@ -438,6 +438,11 @@ class DetailPane(QSplitter):
         if self._paper is not None:
             self.title_edited.emit(self._paper.id, title)
 
+    def restore_fields(self, _error: BaseException | None = None) -> None:
+        """Show the stored values again (an edit was refused)."""
+        if self._paper is not None:
+            self.single.fields.show_paper(self._paper)
+
     def _on_field_edited(self, name: str, text: str) -> None:
         if self._paper is not None:
             self.field_edited.emit(self._paper.id, name, text)

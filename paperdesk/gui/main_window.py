@@ -231,7 +231,9 @@ class MainWindow(QMainWindow):
         self.sidebar.papers_dropped.connect(commands.drop_papers)
         self.sidebar.command.connect(commands.run_sidebar_command)
         self.detail.title_edited.connect(partial(papers.set_title, self.operations))
-        self.detail.field_edited.connect(partial(papers.edit_field, self.operations))
+        self.detail.field_edited.connect(
+            partial(papers.edit_field, self.operations, failed=self.detail.restore_fields)
+        )
         self.detail.rating_chosen.connect(commands.set_rating)
         self.detail.status_chosen.connect(commands.set_status)
         self.detail.tag_added.connect(lambda name: commands.add_tags([name]))

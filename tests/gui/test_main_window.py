@@ -296,6 +296,7 @@ def test_a_bad_year_typed_in_the_pane_is_refused_naming_the_field(qtbot, window)
     qtbot.waitUntil(lambda: bool(reported), timeout=WAIT_MS)
     assert "year must be a year such as 2024" in reported[0]
     assert window.desk._library.papers.get(paper_id).year == before
+    assert line.text() == str(before or "")  # the stored year is shown again
 
 
 def test_delete_key_deletes_and_undo_restores(qtbot, window):

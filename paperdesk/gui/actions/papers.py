@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from paperdesk.core.models import Status
 from paperdesk.gui.actions import perform
@@ -37,12 +37,20 @@ def set_title(operations: Operations, paper_id: int, title: str) -> None:
     perform(operations, "Editing the title", lambda desk: editing.set_title(desk, paper_id, title))
 
 
-def edit_field(operations: Operations, paper_id: int, name: str, text: str) -> None:
-    """One field set from what the user typed (read and checked by the service)."""
+def edit_field(
+    operations: Operations,
+    paper_id: int,
+    name: str,
+    text: str,
+    failed: Callable[[BaseException], None] | None = None,
+) -> None:
+    """One field set from what the user typed (read and checked by the service);
+    `failed` runs when it is refused (the pane puts the stored value back)."""
     perform(
         operations,
         f"Editing the {name}",
         lambda desk: editing.edit_field(desk, paper_id, name, text),
+        failed=failed,
     )
 
 
