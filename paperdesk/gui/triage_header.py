@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -78,16 +79,24 @@ class TriageHeader(QFrame):
         done = QPushButton("Leave (Esc)")
         done.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         done.clicked.connect(self.leave_requested)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(10, 6, 10, 6)
+        # The query has a row of its own: beside eight other controls a 1000-pixel
+        # window left it a few letters wide ("nforcement learning").
+        rows = QVBoxLayout(self)
+        rows.setContentsMargins(10, 6, 10, 6)
+        rows.setSpacing(4)
+        row = QHBoxLayout()
+        seed_row = QHBoxLayout()
+        rows.addLayout(row)
+        rows.addLayout(seed_row)
         title = QLabel("Screening")
         title.setObjectName("triageTitle")
         row.addWidget(title)
         row.addWidget(self.screening)
         row.addSpacing(6)
-        row.addWidget(self.scope)
-        row.addWidget(self.query, 1)
-        row.addWidget(self.confine)
+        row.addWidget(self.scope, 1)
+        seed_row.addWidget(QLabel("Seed query"))
+        seed_row.addWidget(self.query, 1)
+        seed_row.addWidget(self.confine)
         row.addWidget(QLabel("Order"))
         row.addWidget(self.order)
         row.addWidget(QLabel("Keep to"))
@@ -140,7 +149,7 @@ class TriageHeader(QFrame):
             self.shortlist.addItems(list(shortlists))
             self.shortlist.setCurrentText(current or (shortlists[0] if shortlists else "Kept"))
             if here_text and not self.query.text():
-                self.query.setText(here_text)  # the window's search seeds a new screening
+                self._show_query(here_text)  # the window's search seeds a new screening
         finally:
             self.blockSignals(False)
 
@@ -152,13 +161,18 @@ class TriageHeader(QFrame):
         try:
             self.screening.setCurrentText(screening.name)
             self.scope.setCurrentIndex(self._scope_row(screening.scope))
-            self.query.setText(screening.query)
+            self._show_query(screening.query)
             self.confine.setChecked(screening.confine)
             self.order.setCurrentIndex(max(0, self.order.findData(screening.order)))
             self.shortlist.setCurrentText(screening.shortlist or "")
         finally:
             for widget in (*widgets, self.shortlist):
                 widget.blockSignals(False)
+
+    def _show_query(self, text: str) -> None:
+        # setText leaves the cursor at the end, scrolling a long query's start away.
+        self.query.setText(text)
+        self.query.setCursorPosition(0)
 
     def _scope_row(self, scope: Scope) -> int:
         if scope == UNDECIDED:

@@ -130,3 +130,21 @@ def test_columns_fit_a_small_window_and_follow_a_font_change(qtbot, window, qapp
     table.setFont(font)
     QApplication.processEvents()
     assert table.fontMetrics().horizontalAdvance("2025") <= text_room(table, Column.YEAR)
+
+
+def test_the_triage_query_box_shows_the_query_from_its_start(qtbot, window, tmp_path):
+    # Issue 25: at 1000×700 it showed "nforcement learning".
+    from tests.gui.test_triage_view import enter_triage
+
+    window.resize(1000, 700)
+    query = "reinforcement learning"
+    with qtbot.waitSignal(window.search_applied, timeout=WAIT_MS):
+        window.search_bar.set_text(query)
+    view = enter_triage(qtbot, window)
+    box = view.header.query
+    QApplication.processEvents()
+    window.grab().save(str(tmp_path / "triage-1000x700.png"))
+    assert box.text() == query
+    assert box.cursorPosition() == 0
+    # Whole, with room to spare for the clear button and the frame.
+    assert box.fontMetrics().horizontalAdvance(query) <= box.width() - 60
