@@ -156,7 +156,7 @@ def _math_tokens(content: str) -> list[Token]:
             tokens.append(Token(FIXED, "\\backslash{}"))
         elif piece == _CARETS:
             tokens.append(Token(FIXED, "\\wedge\\wedge{}"))
-        elif piece[1:].isalpha() and not is_safe(piece[1:]):
+        elif piece.startswith("\\") and piece[1:].isalpha() and not is_safe(piece[1:]):
             tokens.append(Token(FIXED, "\\backslash{}" + piece[1:]))
         else:
             tokens.append(Token(FIXED, piece))

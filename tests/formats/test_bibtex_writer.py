@@ -238,6 +238,8 @@ def test_title_protection(title, written):
         # math before a number stays math, as the text engine reads it (issue 24)
         ("serving ($\\sim$1B requests)", "serving ($\\sim$1B requests)"),
         ("gains of $\\alpha$2", "gains of $\\alpha$2"),
+        # words in math are no commands (the allow-list once read `5B` as `\\B`)
+        ("scales ($\\sim5B$ data) and $xy + ab$", "scales ($\\sim5B$ data) and $xy + ab$"),
         ("$$\\sum_{i} x_i$$ and $\\{a\\}$", "$$\\sum_{i} x_i$$ and $\\{a\\}$"),
         ("math with % inside $a % b$", "math with \\% inside $a \\% b$"),
         ("broken math $x^{2$ here", "broken math $x^\\lbrace{}2$ here"),
