@@ -17,6 +17,7 @@ from functools import partial
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QGuiApplication
 
+from paperdesk.core.links import pdf_url
 from paperdesk.core.models import Overview, Paper, ShortlistInfo, Status, TagInfo
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.gui.actions import highlights, history, papers, searches, shortlists, tags
@@ -122,6 +123,22 @@ class Commands:
         if open_link(url):
             # The address itself: a label ("Web page", "DOI", "PDF") reads badly in a
             # sentence, and the user sees where the browser went.
+            self.panes.tell(f"Opened {url} in the browser.", 3000)
+
+    def open_pdf(self) -> None:
+        """The current paper's PDF, at the address its identifiers give (http(s) only)."""
+        paper_id = self.panes.table.current_id()
+        desk = self.operations.desk
+        if paper_id is None or desk is None:
+            return
+        url = pdf_url(reading.paper(desk, paper_id).ids)
+        if url is None:
+            self.panes.tell(
+                "No PDF address is known for this paper (no arXiv or OpenReview id, "
+                "no PMLR or ACL Anthology page).",
+                5000,
+            )
+        elif open_link(url):
             self.panes.tell(f"Opened {url} in the browser.", 3000)
 
     def copy_as_bibtex(self) -> None:

@@ -151,6 +151,7 @@ class WindowMenus:
             "Remove from &Shortlist", commands.remove_selected_from_shortlist
         )
         self.open_action = self._action("&Open Web Page", commands.open_selected, None, "link")
+        self.open_pdf_action = self._action("Open &PDF", commands.open_pdf, "Ctrl+Shift+P", "link")
         self.copy_bibtex_action = self._action(
             "Copy as &BibTeX", commands.copy_as_bibtex, "Ctrl+Shift+C"
         )
@@ -282,7 +283,7 @@ class WindowMenus:
             [self.focus_sidebar_action, self.focus_table_action, self.focus_detail_action]
         )
         paper_menu = bar.addMenu("&Paper")
-        paper_menu.addAction(self.open_action)
+        paper_menu.addActions([self.open_action, self.open_pdf_action])
         self.rating_menu = paper_menu.addMenu("&Rating")
         self.rating_menu.addActions(self.rating_actions)
         self.status_menu = paper_menu.addMenu("S&tatus")
@@ -307,7 +308,7 @@ class WindowMenus:
     def paper_menu(self, shortlists: list[str]) -> QMenu:
         """The right-click menu on papers: the menu bar's actions on the selection."""
         menu = QMenu(self.window.window())
-        menu.addAction(self.open_action)
+        menu.addActions([self.open_action, self.open_pdf_action])
         menu.addSeparator()
         menu.addMenu(self.status_menu)
         menu.addMenu(self.rating_menu)

@@ -552,3 +552,17 @@ def test_copy_citation_writes_the_style_chosen_in_preferences(qtbot, linked_libr
     window.menus.copy_citation_action.trigger()
     qtbot.waitUntil(lambda: clipboard.text().startswith("[1] A. Lovelace"), timeout=WAIT_MS)
     assert "Copied 1 citation" in window.statusBar().currentMessage()
+
+
+def test_open_pdf_opens_the_address_the_identifiers_give(
+    qtbot, linked_library, tmp_path, opened_urls
+):
+    from paperdesk.services import editing
+
+    window = open_window(qtbot, linked_library, tmp_path / "s.ini")
+    paper_id = select_titled(window, "Doi Paper")
+    window.menus.open_pdf_action.trigger()  # a DOI alone names no PDF
+    assert opened_urls == [] and "No PDF address" in window.statusBar().currentMessage()
+    editing.edit_field(window.desk, paper_id, "arxiv", "1706.03762")
+    window.menus.open_pdf_action.trigger()
+    assert opened_urls == ["https://arxiv.org/pdf/1706.03762"]
