@@ -373,11 +373,19 @@ class Commands:
             self.panes.sidebar.show_papers(Scope.of_ids([paper.id, *ids]))
             self.panes.tell(f"{len(ids)} papers most like the selected one, most alike first", 6000)
 
+        def failed(error: BaseException) -> None:
+            self.panes.status_bar.clearMessage()
+            self.operations.errors.report("More like this", error)
+
+        # Said at once: the first time after a library opens, the ranking process starts
+        # and reads every abstract first (seconds at 100,000 papers), and nothing else
+        # on screen would change meanwhile.
+        self.panes.tell("Finding the papers most like the selected one…", 0)
         self.operations.run_long(
             "More like this",
             lambda desk, _job: desk.promise.more_like(paper.id, MORE_LIKE_SHOWN),
             on_done=show,
-            on_error=partial(self.operations.errors.report, "More like this"),
+            on_error=failed,
             planning=True,
         )
 
