@@ -123,6 +123,9 @@ class TagChips(QWidget):
         colours = colours or {}
         for chip in self._chips:
             self._layout.removeWidget(chip)
+            # Hidden now: deleteLater leaves it painted, under the new chips, until the
+            # event loop gets round to it (chips drawn over each other after live updates).
+            chip.hide()
             chip.deleteLater()
         self._chips = []
         self._on_every_paper = set()

@@ -12,6 +12,7 @@ from paperdesk.core.scope import Kind, Scope
 from paperdesk.gui.actions import shortlists, tags
 from paperdesk.gui.dialogs import Asker
 from paperdesk.gui.paper_table_model import Column, rating_text
+from paperdesk.gui.tag_chips import TagChip, TagChips
 from tests.gui.conftest import open_window
 from tests.gui.test_main_window import WAIT_MS, ScriptedAsker, changes
 
@@ -148,3 +149,24 @@ def test_the_triage_query_box_shows_the_query_from_its_start(qtbot, window, tmp_
     assert box.cursorPosition() == 0
     # Whole, with room to spare for the clear button and the frame.
     assert box.fontMetrics().horizontalAdvance(query) <= box.width() - 60
+
+
+def test_tag_chips_replaced_by_a_live_update_are_never_drawn_under_the_new_ones(qtbot):
+    # Issue 25: after live updates a chip was drawn over another: the chips replaced
+    # stayed on screen until Qt got round to deleting them.
+    chips = TagChips()
+    qtbot.addWidget(chips)
+    chips.resize(400, 80)
+    chips.show()
+    chips.set_tags(["alpha", "beta"])
+    qtbot.waitUntil(lambda: all(chip.isVisible() for chip in chips._chips))
+    replaced = list(chips._chips)
+    chips.set_tags(["beta", "gamma"])  # as a refresh does
+    # Before Qt deletes them (deleteLater) the chips replaced must be off screen already.
+    assert not any(chip.isVisible() for chip in replaced)
+    qtbot.waitUntil(lambda: all(chip.isVisible() for chip in chips._chips))
+    shown = [c for c in chips.findChildren(TagChip) if c.isVisible()]
+    assert sorted(c.name for c in shown) == ["beta", "gamma"]
+    for i, one in enumerate(shown):
+        for other in shown[i + 1 :]:
+            assert not one.geometry().intersects(other.geometry())
