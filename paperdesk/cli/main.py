@@ -82,6 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.query,
                 args.select,
                 args.theme,
+                [Path(name) for name in args.import_files],
             )
         if not getattr(args, "needs_library", True):
             return int(args.handler(None, args))

@@ -86,6 +86,14 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument("--query", default=None, help="start with this search")
     gui.add_argument("--select", type=int, default=None, metavar="ID", help="select this paper")
     gui.add_argument(
+        "--import",
+        dest="import_files",
+        nargs="*",
+        default=[],
+        metavar="FILE",
+        help="import these files once the window is open (the menu entry's files)",
+    )
+    gui.add_argument(
         "--theme", choices=("light", "dark", "system"), help="colour theme for this run"
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")

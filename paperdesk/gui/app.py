@@ -7,6 +7,7 @@ import logging
 import os
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -122,6 +123,7 @@ def run_gui(
     query: str | None = None,
     select: int | None = None,
     theme: str | None = None,
+    import_files: Sequence[Path] = (),
 ) -> int:
     """Open the main window on `library` (a folder or a team library's address); with
     `screenshot`, render it to a PNG instead.
@@ -145,7 +147,16 @@ def run_gui(
     if query:
         window.search_bar.field.setText(query)
     window.pending_select = select
+    import_once_open(window, import_files)
     return app.exec()
+
+
+def import_once_open(window: MainWindow, files: Sequence[Path]) -> None:
+    """Files a file manager handed over (the menu entry's %F), once the library is open."""
+    if files:
+        window.desk_opened.connect(
+            lambda: window.transfers.import_files(files), Qt.ConnectionType.SingleShotConnection
+        )
 
 
 def render_screenshot(

@@ -29,7 +29,9 @@ def install_menu_entry(command: list[str]) -> list[Path]:
     resources = bundled_dir("resources")
     exec_line = " ".join(_desktop_quoted(part) for part in command)
     text = (resources / DESKTOP_FILE).read_text(encoding="utf-8")
-    text = re.sub(r"(?m)^Exec=.*$", lambda _m: f"Exec={exec_line}", text)
+    # The program only: its arguments (`--import %F`, the files a file manager hands over)
+    # stay.
+    text = re.sub(r"(?m)^Exec=\S+", lambda _m: f"Exec={exec_line}", text)
     text = re.sub(r"(?m)^TryExec=.*$", lambda _m: f"TryExec={command[0]}", text)
     desktop, icon = entry_paths()
     for path in (desktop, icon):

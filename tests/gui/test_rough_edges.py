@@ -170,3 +170,35 @@ def test_tag_chips_replaced_by_a_live_update_are_never_drawn_under_the_new_ones(
     for i, one in enumerate(shown):
         for other in shown[i + 1 :]:
             assert not one.geometry().intersects(other.geometry())
+
+
+def test_files_handed_over_by_the_menu_entry_are_imported_once_the_library_is_open(
+    qtbot, seeded_library, tmp_path, monkeypatch
+):
+    # Issue 25: the menu entry's Exec had no %F; `paperdesk --import FILE...` takes them.
+    from paperdesk.cli.parser import build_parser
+    from paperdesk.gui.app import import_once_open
+    from paperdesk.gui.main_window import MainWindow
+    from paperdesk.services.desk import Desk
+
+    assert build_parser().parse_args(["--import", "a.bib", "b.csv"]).import_files == [
+        "a.bib",
+        "b.csv",
+    ]
+    assert build_parser().parse_args(["--import"]).import_files == []  # %F with no file
+    source = tmp_path / "one.bib"
+    source.write_text(
+        "@inproceedings{k, title={A Handed Over Paper}, author={Doe, Jane}, year={2025}}\\n",
+        encoding="utf-8",
+    )
+    with Desk.open(seeded_library) as desk:
+        before = desk._library.papers.count()
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(seeded_library, settings, offer_demo=False)
+    qtbot.addWidget(window, before_close_func=lambda w: w.close())
+    import_once_open(window, [source])
+    window.show()
+    qtbot.waitUntil(
+        lambda: window.desk is not None and window.desk._library.papers.count() == before + 1,
+        timeout=60_000,
+    )

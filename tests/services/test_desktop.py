@@ -22,8 +22,8 @@ def test_the_menu_entry_starts_this_program_with_the_shipped_icon(tmp_path, monk
     assert entry == tmp_path / "share/applications/paperdesk.desktop"
     text = entry.read_text(encoding="utf-8")
     # A path with a blank is quoted as the Desktop Entry Specification says.
-    assert f'Exec="{program}"\n' in text and f"TryExec={program}\n" in text
-    assert "Icon=paperdesk\n" in text and "%F" not in text
+    assert f'Exec="{program}" --import %F\n' in text and f"TryExec={program}\n" in text
+    assert "Icon=paperdesk\n" in text
     assert icon.read_bytes().startswith(b"<svg") or b"<svg" in icon.read_bytes()[:200]
     assert desktop.remove_menu_entry() == [entry, icon]
     assert not entry.exists() and desktop.remove_menu_entry() == []
