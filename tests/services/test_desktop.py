@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -52,3 +53,18 @@ def test_the_shipped_and_the_installed_entry_pass_desktop_file_validate(tmp_path
             ["desktop-file-validate", str(entry)], capture_output=True, text=True, check=False
         )
         assert (result.returncode, result.stdout + result.stderr) == (0, ""), entry
+
+
+def test_the_entry_offers_the_app_for_every_format_it_imports():
+    # A file manager's "Open With" lists the app only for the types named here.
+    text = (bundled_dir("resources") / desktop.DESKTOP_FILE).read_text(encoding="utf-8")
+    declared = re.search(r"(?m)^MimeType=(.*)$", text)
+    assert declared is not None
+    types = set(declared.group(1).rstrip(";").split(";"))
+    bibtex, ris, csv, json = (
+        "text/x-bibtex",
+        "application/x-research-info-systems",
+        "text/csv",
+        "application/json",
+    )
+    assert {bibtex, ris, csv, json} <= types
