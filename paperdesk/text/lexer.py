@@ -321,6 +321,8 @@ def _looks_like_money(source: str, start: int, close: int) -> bool:
 
 def _tag_event(m: re.Match[str]) -> Event:
     name = m.group("tagname").lower()
+    if name == "tex" and not m.group("attrs"):
+        return ""  # IEEE Xplore wraps TeX in titles in <tex>...</tex>: what is inside is read
     style = _HTML_STYLE_TAGS.get(name)
     if style and not m.group("attrs"):
         return OFF[style] if m.group("slash") else ON[style]

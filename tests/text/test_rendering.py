@@ -105,6 +105,8 @@ PLAIN_CASES = [
     (r"$\|\theta\|_2$ and $\frac{n}{\log n}$", "‖θ‖₂ and n/(log n)"),
     (r"$\mathbb{E}[X]$ and $\eps$-net", "E[X] and ε-net"),
     ("<think> tags and snake_case_names stay", "<think> tags and snake_case_names stay"),
+    # IEEE Xplore's exports wrap the TeX in a title in <tex> (jabref's testjabref.bib)
+    (r"X- and <tex>$\gamma$</tex>-Ray Spectroscopy", "X- and γ-Ray Spectroscopy"),
     ("Plain text  with\n  breaks", "Plain text with breaks"),
     # accents written as a macro, a blank, then the letter (jabref, biber examples)
     (r"Delebecque, Fran{\c c}ois", "Delebecque, François"),
@@ -191,6 +193,7 @@ HTML_CASES = [
         "Aristotle's “<i>De Motu</i> Animalium”",
     ),
     ("2*3*4 and *x*", "2*3*4 and <i>x</i>"),
+    (r"X- and <tex>$\gamma$</tex>-Ray", "X- and γ-Ray"),
 ]
 
 
