@@ -29,7 +29,6 @@ from paperdesk.core.models import Paper
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.core.screening import DEFAULT_NAME, UNDECIDED, Screening
 from paperdesk.core.triage import (
-    ESTIMATE_METHOD,
     Decision,
     Progress,
     TriageStats,
@@ -81,6 +80,7 @@ class _Loop:
     position: int = -1
     skipped: set[int] = field(default_factory=set)
     times: list[datetime] = field(default_factory=list)
+    earlier: int = 0  # decided before screenings had names (ScreeningQueue.earlier)
 
     @property
     def by_promise(self) -> bool:
@@ -117,7 +117,10 @@ class _Loop:
 
     def progress(self) -> str:
         decided = len(self.ids) - len(self.pending)
-        return Progress(decided, len(self.ids), pace_per_hour(self.times), self.order_line()).text()
+        pace = pace_per_hour(self.times)
+        return Progress(
+            decided, len(self.ids), pace, self.order_line(), earlier=self.earlier
+        ).text()
 
 
 def cmd_triage(desk: Desk, args: argparse.Namespace) -> int:
@@ -169,7 +172,7 @@ def run_triage(desk: Desk, args: argparse.Namespace, keys: TextIO, out: TextIO) 
     ids = list(found.ids)
     if screening.order == "random":
         random.Random(args.seed).shuffle(ids)
-    loop = _Loop(desk, screening, ids, set(found.pending))
+    loop = _Loop(desk, screening, ids, set(found.pending), earlier=found.earlier)
     loop.times = screenings.decision_times(desk, screening)  # the pace goes on
 
     def say(text: str) -> None:
@@ -311,7 +314,7 @@ def stats_json(figures: TriageStats, counts: Prisma | None) -> dict[str, object]
         "discards_since_keep": figures.discards_since_keep,
         "relevant_left": estimate.left if estimate else None,
         "relevant_left_interval": [estimate.low, estimate.high] if estimate else None,
-        "estimate_method": ESTIMATE_METHOD,
+        "estimate_method": estimate.method if estimate else None,
         "knee_says_stop": estimate.knee if estimate else False,
         "decisions_per_day": {day.isoformat(): count for day, count in figures.per_day},
         "stopping_hint": figures.stopping_hint(),

@@ -66,13 +66,16 @@ class Screening:
 @dataclass(frozen=True)
 class ScreeningQueue:
     """A screening's papers (members, hits of its seed query first), those it decided and
-    those still pending; `left_out`: papers of the scope a confining query leaves out."""
+    those still pending; `left_out`: papers of the scope a confining query leaves out;
+    `earlier`: papers it holds as decided whose decision is older than the screening
+    itself (decisions logged before screenings had names joined "Triage")."""
 
     ids: tuple[int, ...]
     pending: tuple[int, ...]
     terms: tuple[str, ...] = ()
     hits: frozenset[int] = field(default_factory=frozenset)
     left_out: int = 0
+    earlier: int = 0
 
     @property
     def decided(self) -> int:

@@ -50,6 +50,11 @@ SITTING_GAP = timedelta(minutes=15)
 #: The stopping estimate reads the find rate of the last this many abstracts read (or
 #: of a tenth of them, when more): see `estimate_left`.
 ESTIMATE_WINDOW = 50
+#: Until ESTIMATE_WINDOW abstracts are read, the reads missing from the window are
+#: filled by a prior find rate of one relevant paper in this many (5%: the order of the
+#: prevalence of screening datasets, and of the validation suite's 0.5-10%), so one
+#: keep of one read says "about a tenth", not "all of them".
+PRIOR_ONE_IN = 20
 
 
 @dataclass(frozen=True)
@@ -73,12 +78,24 @@ class Estimate:
     high: float
     window: int
     knee: bool = False
+    #: Prior reads filling the window (see PRIOR_ONE_IN); 0 once the window is full.
+    prior_reads: int = 0
+
+    @property
+    def method(self) -> str:
+        """How this estimate was made, in the words the hint uses."""
+        if not self.prior_reads:
+            return ESTIMATE_METHOD
+        return (
+            f"recent find rate shrunk toward a 1-in-{PRIOR_ONE_IN} prior until"
+            f" {ESTIMATE_WINDOW} are read; Wilson interval"
+        )
 
     def text(self) -> str:
         plural = "s" if round(self.left) != 1 else ""
         return (
-            f"about {self.left:.0f} relevant paper{plural} left unread"
-            f" (90%: {self.low:.0f}–{self.high:.0f}; {ESTIMATE_METHOD})"
+            f"about {self.left:,.0f} relevant paper{plural} left unread"
+            f" (90%: {self.low:,.0f}–{self.high:,.0f}; {self.method})"
         )
 
 
@@ -153,6 +170,9 @@ class Progress:
     ordered_by: str = ""
     #: Papers of the scope a confining query leaves out (said, never silent).
     left_out: int = 0
+    #: Papers decided before screenings had names (ScreeningQueue.earlier): said, so a
+    #: screening the user never made does not seem to have decided them by itself.
+    earlier: int = 0
 
     @property
     def left(self) -> int:
@@ -160,6 +180,8 @@ class Progress:
 
     def text(self) -> str:
         parts = [f"{self.decided:,} of {self.total:,} decided"]
+        if self.earlier:
+            parts[0] += f" ({self.earlier:,} of them before screenings had names)"
         if self.pace_per_hour:
             parts.append(f"{self.pace_per_hour / 60:.1f} per minute")
             parts.append(f"{duration_text(self.left / self.pace_per_hour)} left at this pace")
@@ -189,7 +211,7 @@ def stopping_hint(read: int, found: int, discards: int, estimate: Estimate | Non
         plural = "s" if read != 1 else ""
         streak = f"no relevant paper found yet in {read:,} abstract{plural} read"
     else:
-        streak = f"{discards} discard{'s' if discards != 1 else ''} in a row since the last keep"
+        streak = f"{discards:,} discard{'s' if discards != 1 else ''} in a row since the last keep"
     if estimate is None:
         return streak
     hint = f"{streak}; {estimate.text()}"
@@ -264,6 +286,12 @@ def estimate_left(curve: Sequence[tuple[int, int]], undecided: int) -> Estimate 
     falling as fast as the interval allows; until the rate falls, the estimate is the
     rate over every paper left, and `low` 0 (a steady rate says nothing of where it
     ends). `knee` is the knee rule's verdict (`knee_says_stop`).
+
+    Until the window holds ESTIMATE_WINDOW reads, the reads it lacks count at the prior
+    rate (1 in PRIOR_ONE_IN, a Beta prior's pseudo-counts): the first decisions, read
+    most promising first, would otherwise put the rate of the very top of the order on
+    every paper left (one keep of one read: "all of them"). The prior's weight falls
+    read by read and is gone at ESTIMATE_WINDOW.
     """
     found_after_read = _found_after_read(curve)
     read = len(found_after_read)
@@ -271,7 +299,10 @@ def estimate_left(curve: Sequence[tuple[int, int]], undecided: int) -> Estimate 
         return None
     window = min(read, max(ESTIMATE_WINDOW, read // 10))
     before = found_after_read[-1 - window] if read > window else 0
-    rate, low_rate, high_rate = wilson_interval(found_after_read[-1] - before, window)
+    prior_reads = max(0, ESTIMATE_WINDOW - window)
+    rate, low_rate, high_rate = wilson_interval(
+        found_after_read[-1] - before + prior_reads / PRIOR_ONE_IN, window + prior_reads
+    )
     decay = _decay(found_after_read)
     if decay is None:
         left, low = rate * undecided, 0.0
@@ -284,6 +315,7 @@ def estimate_left(curve: Sequence[tuple[int, int]], undecided: int) -> Estimate 
         high=max(high, left),
         window=window,
         knee=knee_says_stop(found_after_read),
+        prior_reads=prior_reads,
     )
 
 
@@ -329,8 +361,9 @@ def _tail(rate: float, decay: float, papers: int) -> float:
     return rate * decay * (1 - decay**papers) / (1 - decay)
 
 
-def wilson_interval(successes: int, trials: int, z: float = _Z90) -> tuple[float, float, float]:
-    """(rate, low, high): a proportion and its Wilson score interval."""
+def wilson_interval(successes: float, trials: float, z: float = _Z90) -> tuple[float, float, float]:
+    """(rate, low, high): a proportion and its Wilson score interval (counts may be
+    fractional: a prior's pseudo-counts)."""
     if trials <= 0:
         return 0.0, 0.0, 1.0
     rate = successes / trials

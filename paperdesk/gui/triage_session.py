@@ -87,6 +87,7 @@ class _Round:
     screening: Screening = field(default_factory=lambda: Screening(DEFAULT_NAME))
     terms: tuple[str, ...] = ()
     left_out: int = 0
+    earlier: int = 0
     members: set[int] = field(default_factory=set)
     shown: list[int] = field(default_factory=list)
     position: int = -1
@@ -168,6 +169,7 @@ class TriageSession(QObject):
                 random.Random(seed).shuffle(order)
             state = _Round(ids, set(queue.pending), order, screening=screening, terms=queue.terms)
             state.left_out, state.members = queue.left_out, set(ids)
+            state.earlier = queue.earlier
             state.decision_times = screenings.decision_times(desk, screening)
             return state
 
@@ -456,6 +458,7 @@ class TriageSession(QObject):
             pace,
             self._ordered_by(),
             state.left_out,
+            state.earlier,
         )
 
     def _ordered_by(self) -> str:

@@ -110,8 +110,13 @@ def queue(desk: Desk, screening: Screening) -> ScreeningQueue:
 
     A paper it decided stays one of its papers even if it has left the scope since
     (a keep takes a paper out of "not yet decided"), so its progress never goes back.
+    `earlier` counts its decided papers whose latest decision predates the screening:
+    those migration 0006 gave "Triage" from before screenings had names.
     """
-    decided = _decided(desk, screening)
+    latest = desk._library.screenings.decided(screening.id) if screening.id is not None else {}
+    decided = {i: entry.decision for i, entry in latest.items()}
+    created = screening.created
+    earlier = sum(created is not None and entry.at < created for entry in latest.values())
     in_scope = searching.listing(desk, screening.scope).ids
     hits: list[int] = []
     terms: tuple[str, ...] = ()
@@ -127,7 +132,7 @@ def queue(desk: Desk, screening: Screening) -> ScreeningQueue:
     listed = set(papers)
     members = papers + [i for i in decided if i not in listed]
     pending = tuple(i for i in papers if i not in decided)
-    return ScreeningQueue(tuple(members), pending, terms, hit_set, left_out)
+    return ScreeningQueue(tuple(members), pending, terms, hit_set, left_out, earlier)
 
 
 def stats(desk: Desk, screening: Screening) -> TriageStats:

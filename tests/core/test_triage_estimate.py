@@ -3,9 +3,15 @@ knee rule's verdict, and hint words true to the state."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 
+import pytest
+
 from paperdesk.core.triage import (
+    ESTIMATE_METHOD,
+    ESTIMATE_WINDOW,
+    PRIOR_ONE_IN,
     Decision,
     LoggedDecision,
     estimate_left,
@@ -30,10 +36,45 @@ def logged(decisions: str) -> list[LoggedDecision]:
 def test_the_estimate_starts_at_the_first_decision_with_an_interval() -> None:
     assert estimate_left([], 1000) is None
     one = estimate_left(found_curve(logged("x")), 999)
-    assert one is not None and one.left == 0 and one.low == 0 and one.high > 0
+    assert one is not None and one.low == 0 < one.left < one.high
     early = estimate_left(found_curve(logged("kxkxx")), 995)
     assert early is not None and early.low <= early.left <= early.high
-    assert round(early.left) == round(2 / 5 * 995)
+
+
+@pytest.mark.parametrize("decisions", ["k", "kx", "xk", "kk", "kxxxx", "kkkkk"])
+def test_the_first_decisions_give_a_sensible_estimate_from_a_prior(decisions: str) -> None:
+    """One keep of one read said "about 3296 relevant papers left unread (90%: 0–3296)"
+    over a 3,355-paper library: the top of the order's rate put on every paper left."""
+    papers = 3355
+    undecided = papers - len(decisions)
+    estimate = estimate_left(found_curve(logged(decisions)), undecided)
+    assert estimate is not None
+    assert estimate.low <= estimate.left <= estimate.high
+    # Shrunk toward the prior (1 in 20): far from "all of them", even after 5 keeps of 5.
+    assert estimate.left < undecided / 5 and estimate.high < undecided / 3
+    assert estimate.left > undecided / 40  # the prior: a few finds say little yet
+    hint = stopping_hint(len(decisions), decisions.count("k"), 0, estimate)
+    assert f"1-in-{PRIOR_ONE_IN} prior until {ESTIMATE_WINDOW} are read" in hint
+    assert re.search(r"about \d{1,3}(,\d{3})* relevant", hint)
+
+
+def test_more_keeps_raise_the_early_estimate_and_the_prior_fades_by_the_window() -> None:
+    def left(decisions: str) -> float:
+        estimate = estimate_left(found_curve(logged(decisions)), 3355 - len(decisions))
+        assert estimate is not None
+        return estimate.left
+
+    assert left("x") < left("k") < left("kk") < left("kkkkk")
+    full = estimate_left(found_curve(logged("kx" * 25)), 3305)
+    assert full is not None and full.prior_reads == 0
+    assert full.method == ESTIMATE_METHOD and round(full.left) == round(3305 / 2)
+
+
+def test_the_hint_writes_its_numbers_with_thousands_separators() -> None:
+    curve = found_curve(logged("k" + "x" * 1200 + "kx"))
+    hint = stopping_hint(1203, 2, 1, estimate_left(curve, 120_000))
+    assert "about 1,000 relevant papers left unread (90%: 0–4,379;" in hint
+    assert "1,234 discards in a row" in stopping_hint(2000, 3, 1234, None)
 
 
 def test_the_interval_narrows_as_decisions_come_and_finds_thin_out() -> None:

@@ -5,6 +5,7 @@ other screening tools as labelled datasets."""
 from __future__ import annotations
 
 import csv
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.core.screening import UNDECIDED, Screening
-from paperdesk.core.triage import Decision
+from paperdesk.core.triage import Decision, Progress
 from paperdesk.services import editing, history, importing, labelled, reading, screenings, triage
 from paperdesk.services.desk import Desk
 
@@ -95,6 +96,23 @@ def test_the_default_screening_keeps_its_total_as_papers_are_decided(molecules: 
     triage.decide(molecules, paper, Decision.KEEP, "Kept", screening=default)
     found = screenings.queue(molecules, default)
     assert (len(found.ids), found.decided) == (12, 1)  # not "0 of 11"
+
+
+def test_decisions_from_before_screenings_are_said_to_be_so(molecules: Desk) -> None:
+    """Migration 0006 gave the decisions logged before screenings had names to one named
+    "Triage": its header said "3 of 12 decided" of a screening the user never made."""
+    default = screenings.start(molecules)
+    first = screenings.queue(molecules, default)
+    for paper_id in first.ids[:3]:
+        triage.decide(molecules, paper_id, Decision.DISCARD, screening=default)
+    assert screenings.queue(molecules, default).earlier == 0  # decided in it: its own
+    with sqlite3.connect(molecules.folder / "library.sqlite3") as connection:
+        connection.execute("UPDATE decisions SET at = '2025-02-01 10:00:00'")  # as 0006 left them
+    triage.decide(molecules, first.ids[3], Decision.KEEP, screening=default)
+    found = screenings.queue(molecules, default)
+    assert (found.decided, found.earlier) == (4, 3)
+    line = Progress(found.decided, len(found.ids), None, earlier=found.earlier).text()
+    assert line.startswith("4 of 12 decided (3 of them before screenings had names)")
 
 
 def test_progress_and_estimate_are_per_screening_from_the_first_decision(molecules: Desk):
