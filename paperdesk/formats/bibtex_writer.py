@@ -47,6 +47,7 @@ from bibtexparser.middlewares.names import (
 
 from paperdesk.core.citekeys import DEFAULT_PATTERN, assign_keys
 from paperdesk.core.errors import InvalidValueError
+from paperdesk.core.fields import raw_value
 from paperdesk.core.links import safe_url
 from paperdesk.core.models import BibtexDefinitions, Paper
 from paperdesk.core.text import normalise_for_matching
@@ -262,6 +263,10 @@ def _fields(
     for name, value in raw.items():
         if name in _COPIED_FIELDS and name not in written:
             fields.append((name, escape(value, _source(macros), ascii_only)))
+    if "pages" not in raw:
+        # The Pages field as the detail pane shows and edits it, whatever the paper's
+        # source: an edit on a paper with no BibTeX type is exported too.
+        fields.append(("pages", plain(raw_value(paper, "pages"))))
     if not author and "editor" not in raw and "key" not in raw:
         fields.append(("key", plain(to_plain(paper.title))))
     ids = paper.ids

