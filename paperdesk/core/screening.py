@@ -41,6 +41,9 @@ class Screening:
     order: str = "promise"
     shortlist: str | None = "Kept"
     reasons: tuple[str, ...] = ()
+    #: Team libraries: each member decides without seeing the others' decisions until
+    #: they finish (core/double_screening.py).
+    blind: bool = False
     id: int | None = None
     created: datetime | None = None
 

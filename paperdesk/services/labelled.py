@@ -104,6 +104,7 @@ def read_into(desk: Desk, screening: Screening, path: Path) -> tuple[int, Change
         list(decisions.values()),
         screening.shortlist,
         screening.id,
+        blind=screening.blind,
     )
     return len(decisions), synced(desk, changes).merged_with(report.changes)
 

@@ -48,9 +48,17 @@ def start(
     order: str | None = None,
     shortlist: str | None = None,
     reasons: tuple[str, ...] | None = None,
+    blind: bool | None = None,
 ) -> Screening:
     """The screening of this name, created if new; the settings given change it (those
-    left None keep what it had), and it becomes the one used last."""
+    left None keep what it had), and it becomes the one used last. `blind`: the members
+    of a team library decide without seeing each other's decisions until they finish
+    (services/double_screening.py)."""
+    if blind and desk._library.member is None:
+        raise InvalidValueError(
+            "a blind screening needs a team library (`paperdesk team init`): "
+            "a personal library has one member"
+        )
     found = desk._library.screenings.named(name)
     base = found if found is not None else Screening(name.strip())
     changed: dict[str, Any] = {
@@ -62,6 +70,7 @@ def start(
             ("order", order),
             ("shortlist", shortlist),
             ("reasons", tuple(r.strip() for r in reasons if r.strip()) if reasons else None),
+            ("blind", blind),
         )
         if value is not None
     }
@@ -91,7 +100,7 @@ def decision_times(desk: Desk, screening: Screening) -> list[datetime]:
     """When each of the screening's decisions was made (its pace goes on from them)."""
     if screening.id is None:
         return []
-    return [entry.at for entry in desk._library.screenings.log(screening.id)]
+    return [entry.at for entry in desk._library.screenings.log(screening.id, own=screening.blind)]
 
 
 def decided_ids(desk: Desk, screening: Screening) -> set[int]:
@@ -179,7 +188,7 @@ def still_pending(desk: Desk, screening: Screening, ids: Sequence[int]) -> set[i
     decided in it, and (a screening of a status, as "not yet decided") still of that
     status; papers decided elsewhere leave such a screening, as they leave its scope."""
     decided = (
-        desk._library.screenings.decided_among(screening.id, ids)
+        desk._library.screenings.decided_among(screening.id, ids, own=screening.blind)
         if screening.id is not None
         else set()
     )
@@ -191,9 +200,12 @@ def still_pending(desk: Desk, screening: Screening, ids: Sequence[int]) -> set[i
 
 
 def _decided(desk: Desk, screening: Screening) -> dict[int, Decision]:
+    """The papers the screening decided: in a blind one, those the member decided (each
+    member goes through all of its papers)."""
     if screening.id is None:
         return {}
-    return {i: e.decision for i, e in desk._library.screenings.decided(screening.id).items()}
+    decided = desk._library.screenings.decided(screening.id, own=screening.blind)
+    return {i: e.decision for i, e in decided.items()}
 
 
 # ---------------------------------------------------------------------- PRISMA counts
@@ -243,7 +255,11 @@ class Prisma:
 
 def prisma(desk: Desk, screening: Screening) -> Prisma:
     found = queue(desk, screening)
-    decided = desk._library.screenings.decided(screening.id) if screening.id is not None else {}
+    decided = (
+        desk._library.screenings.decided(screening.id, own=screening.blind)
+        if screening.id is not None
+        else {}
+    )
     latest = decided.values()
     rated = triage.rated_relevant(desk, list(latest))
     included = {e.paper_id for e in latest if e.decision == Decision.KEEP} | rated

@@ -46,7 +46,10 @@ def decide(
     CPU at 13,000 papers), and the next paper need only wait for the database.
     """
     screening_id = screening.id if screening is not None else None
-    changes = desk._library.triage.decide(paper_id, decision, shortlist, screening_id, reason)
+    blind = screening is not None and screening.blind
+    changes = desk._library.triage.decide(
+        paper_id, decision, shortlist, screening_id, reason, blind=blind
+    )
     return synced(desk, changes, index_later=index_later)
 
 
@@ -62,7 +65,7 @@ def stats(
     `screenings.queue`), or of the whole library's log when None."""
     overview = desk._library.stats.overview()
     if screening is not None and screening.id is not None:
-        log = desk._library.screenings.log(screening.id)
+        log = desk._library.screenings.log(screening.id, own=screening.blind)
         papers = members if members is not None else len({e.paper_id for e in log})
         left = pending if pending is not None else 0
     else:

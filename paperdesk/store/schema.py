@@ -18,6 +18,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    false,
 )
 from sqlalchemy.dialects.postgresql import CITEXT
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -239,6 +240,11 @@ class DecisionRow(Base):
     # the exclusion reason a discard may carry (one of the screening's reasons).
     screening_id: Mapped[int | None] = mapped_column(Integer, index=True, nullable=True)
     reason: Mapped[str | None] = mapped_column(String, nullable=True)
+    # Who decided, in a team library (NULL in the personal library): the server stamps
+    # it; a blind screening hides it from the other members (migration 0009). A
+    # resolution settles the members' disagreement on the paper.
+    member: Mapped[str | None] = mapped_column(String, nullable=True)
+    resolves: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class ScreeningRow(Base):
@@ -259,6 +265,21 @@ class ScreeningRow(Base):
     reasons: Mapped[str] = mapped_column(Text)
     created: Mapped[datetime] = mapped_column(DateTime)
     used: Mapped[datetime] = mapped_column(DateTime)
+    # Each member decides without seeing the others' decisions until they finish.
+    blind: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class ScreeningFinishRow(Base):
+    """A member finished a blind screening: their decisions are final, and they now see
+    the others' (migration 0009)."""
+
+    __tablename__ = "screening_finishes"
+
+    screening_id: Mapped[int] = mapped_column(
+        ForeignKey("screenings.id", ondelete="CASCADE"), primary_key=True
+    )
+    member: Mapped[str] = mapped_column(String, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime)
 
 
 class HighlightWordRow(Base):

@@ -33,6 +33,7 @@ from paperdesk.store.schema import (
     PaperStateRow,
     PaperTagRow,
     SavedSearchRow,
+    ScreeningFinishRow,
     ScreeningRow,
     ShortlistEntryRow,
     ShortlistRow,
@@ -61,6 +62,7 @@ decisions_t: Table = DecisionRow.__table__  # type: ignore[assignment]
 highlight_words_t: Table = HighlightWordRow.__table__  # type: ignore[assignment]
 member_values_t: Table = MemberValueRow.__table__  # type: ignore[assignment]
 screenings_t: Table = ScreeningRow.__table__  # type: ignore[assignment]
+finishes_t: Table = ScreeningFinishRow.__table__  # type: ignore[assignment]
 definitions_t: Table = BibtexDefinitionRow.__table__  # type: ignore[assignment]
 generated_keys_t: Table = GeneratedKeyRow.__table__  # type: ignore[assignment]
 

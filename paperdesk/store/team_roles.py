@@ -67,6 +67,13 @@ def init_team(engine: Engine) -> str:
             "paperdesk_is_owner()",
             "paperdesk_stamp_history()",
             "paperdesk_keep_others_values()",
+            # migration 0009: blind screenings
+            "paperdesk_is_blind(integer)",
+            "paperdesk_has_finished(integer)",
+            "paperdesk_may_decide(integer, boolean)",
+            "paperdesk_screening_progress(integer)",
+            "paperdesk_stamp_member()",
+            "paperdesk_guard_blindness()",
         ):
             connection.execute(text(f"ALTER FUNCTION {function} OWNER TO {owner}"))
         grant_table_rights(connection, roles)

@@ -25,6 +25,7 @@ from paperdesk.store.tables import (
     highlight_words_t,
     now,
     papers_t,
+    screenings_t,
     state_t,
 )
 
@@ -40,14 +41,29 @@ class TriageStore(SubStore):
         shortlist: str | None = None,
         screening_id: int | None = None,
         reason: str | None = None,
+        *,
+        blind: bool = False,
+        resolves: bool = False,
     ) -> Changes:
         """Keep, maybe or discard one paper in a screening (None: in none); a keep also
-        joins `shortlist` (created if new); a discard may carry an exclusion reason."""
-        keeps_to = shortlist if decision == Decision.KEEP and shortlist else None
+        joins `shortlist` (created if new); a discard may carry an exclusion reason.
+
+        `blind`: a member's decision in a blind screening is only logged: the paper's
+        status and shortlists, which every member sees, wait for the resolution.
+        `resolves`: the decision settles the members' disagreement on the paper."""
+        keeps_to = shortlist if decision == Decision.KEEP and shortlist and not blind else None
         reason = reason if decision == Decision.DISCARD else None
-        label = LABELS[decision] + (f" to {keeps_to}" if keeps_to else "")
+        label = ("Resolve: " if resolves else "") + LABELS[decision]
+        label += f" to {keeps_to}" if keeps_to else ""
         label += f" ({reason})" if reason else ""
-        return self.decide_many(label, [(paper_id, decision, reason)], shortlist, screening_id)
+        return self.decide_many(
+            label,
+            [(paper_id, decision, reason)],
+            keeps_to,
+            screening_id,
+            blind=blind,
+            resolves=resolves,
+        )
 
     def decide_many(
         self,
@@ -55,16 +71,20 @@ class TriageStore(SubStore):
         decisions: Sequence[tuple[int, Decision, str | None]],
         shortlist: str | None = None,
         screening_id: int | None = None,
+        *,
+        blind: bool = False,
+        resolves: bool = False,
     ) -> Changes:
         """(paper, decision, exclusion reason) for many papers in one undo step (a
-        labelled dataset read into a screening); keeps join `shortlist`."""
+        labelled dataset read into a screening); keeps join `shortlist`; `blind` and
+        `resolves` as for `decide`."""
         stamp = now()
         with self._db.action(label) as w:
-            for status in {STATUS_OF[d] for _, d, _ in decisions}:
+            for status in {STATUS_OF[d] for _, d, _ in decisions} if not blind else ():
                 ids = [i for i, d, _ in decisions if STATUS_OF[d] == status]
                 set_state(w, ids, "status", status.value)
             kept = [i for i, d, _ in decisions if d == Decision.KEEP]
-            if shortlist and kept:
+            if shortlist and kept and not blind:
                 append_entries(w, ensure_shortlist(w, shortlist), kept)
             ids = sorted({i for i, _, _ in decisions})
             for chunk in chunked(ids):
@@ -77,12 +97,15 @@ class TriageStore(SubStore):
                             "at": stamp,
                             "screening_id": screening_id,
                             "reason": r if d == Decision.DISCARD else None,
+                            # The server stamps its own (migration 0009).
+                            "member": self._db.member,
+                            "resolves": resolves,
                         }
                         for i, d, r in decisions
                         if i in wanted
                     ]
                     w.connection.execute(insert(decisions_t), rows)
-        return Changes(label, ids_of(ids), shortlists=bool(shortlist and kept))
+        return Changes(label, ids_of(ids), shortlists=bool(shortlist and kept and not blind))
 
     def log(self) -> list[LoggedDecision]:
         """Every decision, oldest first."""
@@ -106,7 +129,20 @@ class TriageStore(SubStore):
 
     def judged(self, ids: Sequence[int] | None = None) -> Iterator[tuple[int, Status, int]]:
         """(id, status, rating) of papers the user has judged: a status other than new,
-        or a rating. All of them, or those among `ids`."""
+        or a rating. All of them, or those among `ids`.
+
+        In a team library the rating is the member's own, and so is the judgement of a
+        paper they decided in a blind screening not yet resolved: its shared status
+        says nothing of it (the decision stays hidden), and the ranking learns from
+        what this member decided."""
+        own = self._own_blind_decisions(ids)
+        for paper_id, status, rating in self._judged_rows(ids):
+            decision = own.pop(paper_id, None)
+            yield paper_id, STATUS_OF[decision] if decision else status, rating
+        for paper_id, decision in own.items():  # judged only by this member's blind decision
+            yield paper_id, STATUS_OF[decision], 0
+
+    def _judged_rows(self, ids: Sequence[int] | None) -> Iterator[tuple[int, Status, int]]:
         rating: Any = state_t.c.rating
         if self._db.member is not None:  # a team library: the member's own ratings
             rating = own_rating(self._db.member, state_t.c.paper_id).label("rating")
@@ -121,6 +157,35 @@ class TriageStore(SubStore):
                 query = select(*columns).where(state_t.c.paper_id.in_(chunk))
                 for row in connection.execute(query):
                     yield row.paper_id, Status(row.status), row.rating
+
+    def _own_blind_decisions(self, ids: Sequence[int] | None) -> dict[int, Decision]:
+        """The member's latest decision on each paper they decided in a blind screening
+        and nobody resolved yet (none in a personal library)."""
+        if self._db.member is None:
+            return {}
+        d, r = decisions_t, decisions_t.alias("resolutions")
+        resolved = select(r.c.paper_id).where(
+            r.c.resolves.is_(True), r.c.screening_id == screenings_t.c.id
+        )
+        query = (
+            select(d.c.paper_id, d.c.decision)
+            .join(screenings_t, screenings_t.c.id == d.c.screening_id)
+            .where(
+                screenings_t.c.blind.is_(True),
+                d.c.member == self._db.member,
+                d.c.resolves.is_(False),
+                d.c.paper_id.not_in(resolved),
+            )
+            .order_by(d.c.at, d.c.id)
+        )
+        found: dict[int, Decision] = {}
+        with self._db.read() as connection:
+            if ids is None:
+                found.update((i, Decision(v)) for i, v in connection.execute(query))
+            for chunk in chunked(list(ids or ())):
+                rows = connection.execute(query.where(d.c.paper_id.in_(chunk)))
+                found.update((i, Decision(v)) for i, v in rows)
+        return found
 
     def text_keys(self, ids: Sequence[int] | None = None) -> Iterator[tuple[int, str]]:
         """(id, key) of every paper (or of those among `ids`), the key changing whenever
