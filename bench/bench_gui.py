@@ -358,9 +358,9 @@ def bulk_edits(
             ),
             timeout_s=catch_up_s + 600,
         )
-        left = window.desk.index_behind if window.desk else ()
+        left = window.desk.papers_behind() if window.desk else 0
         searchable = time.perf_counter() - start
-        figure(f"  ... searchable again, or {len(left):,} papers left after", searchable)
+        figure(f"  ... searchable again, or {left:,} papers left after", searchable)
         figure("  longest GUI-thread block meanwhile", watch.stop())
         memory("its re-indexing")
 

@@ -11,7 +11,7 @@ from typing import Concatenate, ParamSpec, TypeVar
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import Cancelled
-from paperdesk.services import column_orders, indexing
+from paperdesk.services import column_orders
 from paperdesk.services.desk import Desk
 
 log = logging.getLogger(__name__)
@@ -35,16 +35,10 @@ def mutation(action: Callable[Concatenate[Desk, P], R]) -> Callable[Concatenate[
     return locked
 
 
-#: Above this many papers a change is re-indexed after the call (Desk.catch_up_deferred),
-#: not in it: whoosh re-analyses a whole document to change one field, ~1 ms a paper,
-#: and a status set on 100,000 papers must not wait two minutes for that.
-BULK_PAPERS = 500
-
-
 def synced(desk: Desk, changes: Changes, index_later: bool = False) -> Changes:
-    """Re-index what `changes` names, in the same service call as the database write
-    (a bulk change, or one made with `index_later`: in the background, through
-    Desk.catch_up_deferred)."""
+    """Bring the index up to date with what `changes` names, in the same service call as
+    the database write (a bulk change, or one made with `index_later`: in the
+    background, through Desk.catch_up_deferred: services/index_follower.py)."""
     if desk.lock.depth == 0:
         # A change made outside the lock could interleave with another program's.
         raise RuntimeError("a service that changes the library must be marked @mutation")
@@ -54,11 +48,8 @@ def synced(desk: Desk, changes: Changes, index_later: bool = False) -> Changes:
     if changes.paper_ids or not changes.papers_added_or_removed:
         # The kept sort orders move these papers instead of reading every paper again.
         column_orders.of(desk._library).note(desk._library.generation(), changes.paper_ids)
-    if index_later or len(changes.paper_ids) > BULK_PAPERS:
-        desk.defer_indexing(changes)
-        return changes
     with index_may_lag():
-        indexing.sync_changes(desk._library, desk._index, changes, behind=desk.index_behind)
+        desk._follower.follow(changes, later=index_later)
     return changes
 
 

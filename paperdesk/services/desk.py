@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperdesk.config import BACKUP_DIR, DB_FILE, INDEX_DIR, UNFINISHED_DIR, team_state_dir
-from paperdesk.core.changes import Changes
 from paperdesk.core.errors import (
     LibraryError,
     ReadOnlyLibraryError,
@@ -21,6 +20,7 @@ from paperdesk.core.team_url import TeamAddress
 from paperdesk.formats.atomic import remove_unfinished
 from paperdesk.search.index import FullTextIndex
 from paperdesk.services import indexing, rolling_backups, team_index
+from paperdesk.services.index_follower import IndexFollower
 from paperdesk.services.write_lock import Notice, WriteLock, lock_for
 from paperdesk.store.db import can_write
 from paperdesk.store.faults import damaged_error, mark_damaged, sanity_problem_settled
@@ -78,13 +78,8 @@ class Desk:
         self.lock: WriteLock = lock_for(folder)
         self._checked = False
         self._index_failed = False
-        # Papers whose search documents are behind the database (a bulk edit defers
-        # their re-indexing: Desk.catch_up_deferred). Kept in memory: if the
-        # process ends first, the index's stamp is stale and the next open rebuilds it.
-        self.index_behind: set[int] = set()
-        # Papers an import stored whose indexing (importing.index_import) has not ended:
-        # the index's stamp is old meanwhile, and it must not be taken for stale.
-        self.index_importing: set[int] = set()
+        # How far the search index is behind the database, and bringing it up.
+        self._follower = IndexFollower(library, index)
 
     @property
     def location(self) -> str:
@@ -141,11 +136,11 @@ class Desk:
     ) -> str | None:
         """What opening a library does once its database is open: the day's backup
         (seconds at 100,000 papers), an import's unfinished indexing (`catch_up=False`:
-        left in `index_behind` for the caller to index in chunks), and, with
+        left for the caller's `catch_up_deferred` in chunks), and, with
         `ensure_index`, the index brought up to date. Returns why it was stale, if it was."""
         if self._library.shared:  # its server keeps the backups and the import records
             return self.ensure_index(progress) if ensure_index else None
-        self.index_behind.update(_interrupted_import_indexing(self._library, self._index))
+        self._follower.resume(_interrupted_import_indexing(self._library, self._index))
         if not self.read_only:
             remove_unfinished(self.folder / UNFINISHED_DIR)  # what a killed export left behind
             with self.lock.hold_if_free() as free:
@@ -154,7 +149,7 @@ class Desk:
             rolling_backups.daily(self._library, self.folder)
         if not ensure_index:
             return None
-        if catch_up and self.index_behind and not self.read_only:
+        if catch_up and self._follower.waiting() and not self.read_only:
             self.catch_up_deferred()  # just the papers an import left unindexed
         return self.ensure_index(progress)
 
@@ -178,29 +173,19 @@ class Desk:
             desk.ensure_index(progress)
         return desk
 
-    def defer_indexing(self, changes: Changes) -> None:
-        """Leave a bulk change's papers to `catch_up_deferred` (the index is behind
-        until then)."""
-        self.index_behind.update(changes.paper_ids)
-
     def catch_up_deferred(self, limit: int | None = None) -> int:
         """Re-index up to `limit` (default: all) of the papers left behind by bulk
         changes; returns how many still wait. Each call is one commit, so a caller can
         take turns with other writes (a star rated between two chunks is not kept
         waiting)."""
-        behind = self.index_behind
-        if not behind:
+        if not self._follower.waiting():
             return 0
-        chunk = sorted(behind)[:limit] if limit is not None else sorted(behind)
         with self.writing():  # index writes take turns with other programs' actions
-            indexing.sync_changes(
-                self._library, self._index, Changes(paper_ids=frozenset(chunk)), behind
-            )
-        return len(behind)
+            return self._follower.catch_up(limit)
 
     def papers_behind(self) -> int:
-        """How many papers' search documents are behind the database."""
-        return len(self.index_behind)
+        """How many papers' search documents wait for `catch_up_deferred`."""
+        return self._follower.waiting()
 
     def catch_up_with_others(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Re-index what other clients changed in a team library since this machine's
@@ -275,7 +260,7 @@ class Desk:
             # Others change a team library all the time: its index catches up when it
             # opens and before a search (catch_up_with_others), not before every write.
             return
-        if self.index_behind or self.index_importing:
+        if self._follower.stale_on_purpose():
             # Stale because this Desk deferred a bulk change's re-indexing (catch_up
             # finishes it in chunks) or an import's (index_import adds its papers): a
             # rebuild here would redo all of it at once.
@@ -311,7 +296,7 @@ class Desk:
     def close(self, catch_up: bool = True) -> None:
         """Close the library, re-indexing first what a bulk edit left behind (unless
         `catch_up` is False: the window does not wait; the next open rebuilds)."""
-        if catch_up and self.index_behind and not self.read_only:
+        if catch_up and self._follower.waiting() and not self.read_only:
             self.catch_up_deferred()
         if self._promise is not None:
             self._promise.close()

@@ -18,7 +18,7 @@ from pathlib import Path
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import Cancelled, PaperdeskError, StalePlanError
 from paperdesk.formats.registry import printable_path
-from paperdesk.services import backup, database_backups, indexing, plan_process, team_index
+from paperdesk.services import backup, database_backups, plan_process, team_index
 from paperdesk.services._sync import index_may_lag, mutation, synced
 from paperdesk.services.desk import Desk
 from paperdesk.services.import_plan import FilePlan, Progress, plan_file
@@ -243,6 +243,7 @@ def commit(
         # An import that changes no paper has nothing to take back: at 100,000 papers its
         # backup was a copy of the whole 223 MB database for nothing.
         database_backups.before_import(desk)
+    index_was_current = desk._follower.resumable()
     committed = desk._library.imports.commit(
         description,
         plan.new_papers,
@@ -252,6 +253,7 @@ def commit(
         basis=plan.basis,
         cancelled=cancelled,
         user=plan.user,
+        index_current=index_was_current,
     )
     new_ids = report.added_ids = committed.new_ids
     # An entry merged into a paper an earlier entry added names it now that it has an id.
@@ -272,8 +274,9 @@ def commit(
         history_id=committed.history_id,
         generation=committed.generation,
     )
-    # The index is behind on purpose until index_import: no full rebuild at the next action.
-    _await_indexing(desk, changes)
+    # The index is behind on purpose until index_import: searches say so meanwhile, and
+    # the next action does not take it for stale and rebuild it whole.
+    desk._follower.importing(changes, index_was_current)
     if index:
         index_import(desk, report, changes, progress)
     return report, changes
@@ -299,57 +302,10 @@ def index_import(
             progress(done, len(report.added_ids), f"Indexing {name}")
 
     indexing_progress(0)
-    library, behind = desk._library, desk.index_behind
-    merged = changes.paper_ids - set(report.added_ids)
-    indexed = False
-    try:
-        with index_may_lag():
-            # The stamp stays old while papers wait: a bulk change's, or those merged into.
-            indexing.add_new(
-                library,
-                desk._index,
-                report.added_ids,
-                indexing_progress,
-                cancelled,
-                behind | merged,
-            )
-            indexing.sync_changes(library, desk._index, Changes(paper_ids=merged), behind)
-            indexed = True
-    finally:
-        desk.index_importing.difference_update(changes.paper_ids)
-        if not indexed:  # cancelled (the import is withdrawn) or failed: caught up later
-            behind.update(changes.paper_ids)
-    if indexed:
-        library.imports.forget_indexing()
+    with index_may_lag():
+        desk._follower.add_imported(report.added_ids, changes, indexing_progress, cancelled)
         if changes.generation is not None:
             team_index.indexed_own(desk._library, desk._index, changes.generation)
-
-
-def _await_indexing(desk: Desk, changes: Changes) -> None:
-    """The import's papers wait for `index_import`: searches say so meanwhile, and the
-    index's stamp stays old without the index being taken for stale (a writer's next
-    action would rebuild it whole, then index_import add them twice).
-
-    If the index has everything else, the papers are also noted in the library: indexing
-    stopped half-way (the program killed) then resumes at the next open (Desk.open).
-
-    An import that changed no paper (every entry already there, as it was) has nothing
-    to wait for: the index, current before it, is marked current for its generation at
-    once; left old, the next write would take it for stale and rebuild it whole.
-    """
-    library = desk._library
-    current = (
-        not desk.index_behind
-        and not desk.index_importing
-        and desk._index.why_stale(library.generation() - 1) is None
-    )
-    if not changes.paper_ids:
-        if current:
-            desk._index.mark_current(library.generation())
-        return
-    if current:
-        library.imports.remember_indexing(library.generation(), changes.paper_ids)
-    desk.index_importing.update(changes.paper_ids)
 
 
 @mutation

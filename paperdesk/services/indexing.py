@@ -18,22 +18,20 @@ from paperdesk.store.library import Library
 
 
 def sync_changes(
-    library: Library, index: FullTextIndex, changes: Changes, behind: set[int] | None = None
+    library: Library, index: FullTextIndex, changes: Changes, stamp: bool = True
 ) -> Changes:
     """Re-index the papers a mutation touched (deleted ones leave the index).
 
-    `behind` are papers still waiting to be re-indexed after a bulk change: those
-    re-indexed here leave it, and while it is not empty the index's stamp stays old.
+    `stamp` False: other papers still wait to be re-indexed (services/index_follower),
+    so the index's stamp stays old.
     """
-    behind = behind if behind is not None else set()
     if changes.paper_ids:
         ids = sorted(changes.paper_ids)
         papers = library.papers.get_many(ids)
         present = {p.id for p in papers}
-        behind.difference_update(ids)
-        generation = None if behind else library.generation()
+        generation = library.generation() if stamp else None
         index.update(documents_for(papers), [i for i in ids if i not in present], generation)
-    elif not behind:
+    elif stamp:
         # Nothing searchable changed (a saved search, a tag colour): just record that
         # the index is current for this generation, so the next open does not rebuild.
         index.mark_current(library.generation())
@@ -46,12 +44,12 @@ def add_new(
     ids: Sequence[int],
     progress: Callable[[int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
-    behind: set[int] | None = None,
+    stamp: bool = True,
 ) -> None:
     """Index newly imported papers, loading them from the database a chunk at a time.
 
-    Cancelled, with nothing added to the index, when `cancelled()` turns true. While
-    `behind` (papers a bulk change left to re-index) is not empty, the stamp stays old.
+    Cancelled, with nothing added to the index, when `cancelled()` turns true. `stamp`
+    False: other papers wait to be re-indexed, so the stamp stays old.
     """
 
     def documents() -> Iterator[IndexDocument]:
@@ -62,10 +60,7 @@ def add_new(
                     raise Cancelled
                 yield document_for(paper)
 
-    # New papers their import deferred (importing.commit without indexing) are indexed
-    # here: they leave `behind` once added, and do not keep the stamp old meanwhile.
-    waiting = behind.difference(ids) if behind is not None else set()
-    generation = None if waiting else library.generation()
+    generation = library.generation() if stamp else None
     workers = index_pool.worker_count(len(ids))
     if workers and library.file is not None:
         database = library.file
@@ -79,8 +74,6 @@ def add_new(
         index.add(documents(), generation, progress)
     elif generation is not None:
         index.mark_current(generation)
-    if behind is not None:
-        behind.difference_update(ids)
 
 
 def rebuild(

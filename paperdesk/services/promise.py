@@ -245,21 +245,24 @@ class Promise:
 
     def note_changes(self, changes: Changes) -> None:
         """Learn from a mutation: new labels for the papers it touched, and a matrix
-        update (on the Promise's thread) when papers came or went or their text changed.
-        Never slow, never raises."""
+        update when papers came or went or their text changed. Called inside the write
+        lock, so it only queues the work (the database read and the pipe's writes run
+        on the Promise's thread, after the commit). Never slow, never raises."""
         link = self._link
         if link is None or not self._started or not changes.paper_ids:
             return
+        ids = sorted(changes.paper_ids)
+        whole = changes.papers_added_or_removed
         try:
-            ids = sorted(changes.paper_ids)
-            judged = {i: label_of(s, r) for i, s, r in self._triage.judged(ids)}
-            link.send("decide", {paper_id: judged.get(paper_id) for paper_id in ids})
-            whole = changes.papers_added_or_removed
-            self._worker.submit(self._logged(lambda: self._sync(link, None if whole else ids)))
-        except WorkerDied:
-            pass  # the next process reads every label again
-        except Exception:
-            log.exception("the ranking could not follow a change")
+            self._worker.submit(self._logged(lambda: self._learn(link, ids, whole)))
+        except RuntimeError:
+            pass  # closing: nothing left to learn for
+
+    def _learn(self, link: RankingLink, ids: list[int], whole: bool) -> None:
+        """On the Promise's thread: the touched papers' labels, then the matrix."""
+        judged = {i: label_of(s, r) for i, s, r in self._triage.judged(ids)}
+        link.send("decide", {paper_id: judged.get(paper_id) for paper_id in ids})
+        self._sync(link, None if whole else ids)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the model reflects every change so far (CLI, tests, benchmarks)."""

@@ -74,7 +74,7 @@ def find_ids(
     ranked = sort == fields.RELEVANCE
     hits = desk._index.search(query, ranked=ranked, typed=typed)  # scored only if ranked
     ids = hits.ids
-    behind = desk.papers_behind() + len(desk.index_importing)
+    behind = desk._follower.behind()
     if not ranked:
         ids = orders.sort(desk._library, ids, sort, descending)
     else:

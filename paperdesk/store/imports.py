@@ -212,6 +212,7 @@ class ImportStore(SubStore):
         basis: PlanBasis | None = None,
         cancelled: Callable[[], bool] | None = None,
         user: Mapping[int, UserData] | None = None,
+        index_current: bool = False,
     ) -> ImportCommit:
         """Write one file's import in one transaction, as one undoable action; returns
         the new papers' ids, in order, and the import's history row. The new papers
@@ -229,6 +230,11 @@ class ImportStore(SubStore):
         Undo deletes the new papers and puts the merged papers back as they were; the
         journal holds only the merged papers' former values and the new papers' id
         range (store/journal.py Step), never a copy of every new row.
+
+        `index_current`: the search index has every change before this import. The
+        papers it touched are then noted as waiting to be indexed, in this same
+        transaction (`pending_indexing`): indexing stopped half-way (the program
+        killed) resumes at the next open with just them.
         """
         updates = updates or {}
         papers = new_papers if isinstance(new_papers, PaperChunks) else _InMemory(new_papers)
@@ -267,24 +273,12 @@ class ImportStore(SubStore):
                     record_batch(connection, batch, [*present_ids, *new_ids])
             if new_ids:
                 w.journal.added_papers(new_ids[0], new_ids[-1])
+            touched = {*new_ids, *existing, *(i for i in users if i < first_id)}
+            if index_current and touched:
+                _note_pending_indexing(connection, touched)
             if cancelled is not None and cancelled():
                 raise Cancelled  # leaving the block by an exception rolls the whole file back
         return ImportCommit(new_ids, w.history_id, w.generation)
-
-    def remember_indexing(self, generation: int, paper_ids: Collection[int]) -> None:
-        """Note that an import's papers wait to be indexed, the library being at
-        `generation`, so that indexing stopped half-way resumes at the next open
-        (`pending_indexing`). Not an action: no history, no new generation."""
-        ids = sorted(paper_ids)
-        ranges = [[group[0], group[-1]] for group in _runs(ids)]
-        value = json.dumps({"generation": generation, "ranges": ranges})
-        with self._db.transaction() as connection:
-            connection.execute(delete(meta_t).where(meta_t.c.key == _PENDING_INDEXING))
-            connection.execute(insert(meta_t).values(key=_PENDING_INDEXING, value=value))
-
-    def forget_indexing(self) -> None:
-        with self._db.transaction() as connection:
-            connection.execute(delete(meta_t).where(meta_t.c.key == _PENDING_INDEXING))
 
     def pending_indexing(self) -> PendingIndexing | None:
         """The papers an import left to index, and the generation they belong to."""
@@ -339,6 +333,16 @@ class ImportStore(SubStore):
             tags=any(s.table in ("tags", "paper_tags") for s in journaled),
             shortlists=any(s.table in ("shortlists", "shortlist_entries") for s in journaled),
         )
+
+
+def _note_pending_indexing(connection: Connection, paper_ids: Collection[int]) -> None:
+    """Note an import's papers as waiting to be indexed at the generation its commit
+    gives (the one after the current: the action's last statement raises it)."""
+    current = connection.scalar(select(meta_t.c.value).where(meta_t.c.key == "generation"))
+    ranges = [[group[0], group[-1]] for group in _runs(sorted(paper_ids))]
+    value = json.dumps({"generation": int(current or 0) + 1, "ranges": ranges})
+    connection.execute(delete(meta_t).where(meta_t.c.key == _PENDING_INDEXING))
+    connection.execute(insert(meta_t).values(key=_PENDING_INDEXING, value=value))
 
 
 def _runs(ids: Sequence[int]) -> Iterator[list[int]]:

@@ -496,9 +496,9 @@ def test_11_the_suggested_file_is_named_after_the_shortlist_without_spaces(qtbot
 
 # --- issue 11 (GUI): bulk edits, reads off the GUI thread -----------------------------------------
 def test_a_bulk_status_is_shown_at_once_and_the_index_catches_up(qtbot, window, monkeypatch):
-    import paperdesk.services._sync as sync
+    import paperdesk.services.index_follower as follower
 
-    monkeypatch.setattr(sync, "BULK_PAPERS", 5)  # the seeds stand in for 100,000 papers
+    monkeypatch.setattr(follower, "BULK_PAPERS", 5)  # the seeds stand in for 100,000 papers
     total = window.desk._library.papers.count()
     window.table.setFocus()
     qtbot.keyClick(window.table, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)

@@ -11,7 +11,7 @@ import pytest
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import Cancelled
 from paperdesk.core.models import Identifiers, PaperRecord, Status, UserData
-from paperdesk.services import import_spool, importing, indexing, searching, tagging
+from paperdesk.services import editing, import_spool, importing, indexing, searching, tagging
 from paperdesk.services.desk import Desk
 from paperdesk.services.import_spool import NewPaperSpool
 from paperdesk.store.imports import NewPaper
@@ -175,10 +175,10 @@ def test_an_interrupted_indexing_resumes_at_the_next_open_without_a_rebuild(
 
     monkeypatch.setattr(indexing, "rebuild", no_rebuild)
     peek = Desk.open(desk.folder, ensure_index=False)
-    assert peek.index_behind == set(report.added_ids)
+    assert peek.papers_behind() == len(report.added_ids)
     peek.close(catch_up=False)
     with Desk.open(desk.folder) as again:
-        assert again.index_behind == set()
+        assert again.papers_behind() == 0
         assert len(searching.find_ids(again, "zebras").ids) == 3
         assert again._index.why_stale(again._library.generation()) is None
 
@@ -187,9 +187,8 @@ def test_papers_left_to_index_are_forgotten_once_the_library_changed(
     desk: Desk, tmp_path: Path
 ) -> None:
     report, _changes = _stored(desk, _zebras(tmp_path))
-    generation = desk._library.generation()
-    desk._library.imports.remember_indexing(generation - 1, report.added_ids)
+    editing.set_rating(desk, [report.added_ids[0]], 4)  # the library changed since
     desk.close(catch_up=False)
     with Desk.open(desk.folder) as again:
-        assert again.index_behind == set()
+        assert again.papers_behind() == 0
         assert len(searching.find_ids(again, "zebras").ids) == 3  # rebuilt

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from paperdesk.core.errors import Cancelled
+from paperdesk.services import desk as desk_module
 from paperdesk.services import (
     editing,
     importing,
@@ -89,10 +90,10 @@ def test_an_import_indexed_as_a_job_of_its_own_is_indexed_once(empty_desk: Desk)
     no paper indexed twice)."""
     plan = plan_file(empty_desk, SEEDS[0])
     report, changes = importing.commit(empty_desk, plan, index=False)
-    # An import's papers wait in Desk.index_importing (searches count them as behind).
-    assert empty_desk.index_importing == set(report.added_ids)
+    # An import's papers wait for index_import (searches count them as behind).
+    assert empty_desk._follower.behind() == len(report.added_ids)
     importing.index_import(empty_desk, report, changes)
-    assert empty_desk.papers_behind() == 0 and not empty_desk.index_importing
+    assert empty_desk._follower.behind() == 0
     assert empty_desk._index.doc_count() == len(report.added_ids)
     ids = searching.find_ids(empty_desk, "learning").ids
     assert ids and len(ids) == len(set(ids))
@@ -147,7 +148,9 @@ def test_an_import_that_adds_nothing_does_not_rebuild_the_index(
     report, changes = importing.commit(desk, plan, index=False)
     assert report.added == 0 and report.unchanged and not changes.paper_ids
     assert desk._index.why_stale(desk._library.generation()) is None
-    assert not desk.index_importing and desk._library.imports.pending_indexing() is None
+    assert desk._follower.behind() == 0
+    # The earlier import's note of its papers to index is spent: none resume at an open.
+    assert desk_module._interrupted_import_indexing(desk._library, desk._index) == []
     graph = searching.find_ids(desk, "graph").ids
     editing.set_rating(desk, [graph[0]], 4)
     importing.index_import(desk, report, changes)

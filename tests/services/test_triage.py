@@ -56,9 +56,9 @@ def test_maybe_and_discard_set_their_statuses_and_leave_the_shortlists_alone(des
 def test_a_decision_may_leave_the_index_to_catch_up_afterwards(desk):
     triage.decide(desk, 4, Decision.DISCARD, index_later=True)
     assert reading.paper(desk, 4).status == Status.DISCARDED  # in the database at once
-    assert desk.index_behind == {4}
+    assert desk.papers_behind() == 1
     desk.catch_up_deferred()
-    assert desk.index_behind == set()
+    assert desk.papers_behind() == 0
     assert searching.listing(desk, Scope(), "status:discarded").ids == [4]
 
 

@@ -1,0 +1,118 @@
+"""The search index's freshness: one owner (services/index_follower.py) that writers
+tell what changed and readers ask how far behind the index is."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from paperdesk.core.models import Status
+from paperdesk.services import editing, importing, index_follower, searching
+from paperdesk.services.desk import Desk
+from paperdesk.services.import_plan import plan_file
+from tests.services.conftest import SEEDS
+
+#: The seed library's 38 papers stand in for 100,000: a change of more is a bulk one.
+BULK_PAPERS = 4
+
+
+@pytest.fixture(autouse=True)
+def small_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(index_follower, "BULK_PAPERS", BULK_PAPERS)
+
+
+def _bulk(desk: Desk) -> list[int]:
+    ids = desk._library.papers.sorted_ids("added")[:30]
+    editing.set_status(desk, ids, Status.READ)
+    return ids
+
+
+def _read(desk: Desk) -> set[int]:
+    return set(searching.find_ids(desk, "status:read").ids)
+
+
+def test_a_bulk_change_leaves_the_index_behind_until_it_catches_up(desk: Desk) -> None:
+    ids = _bulk(desk)
+    generation = desk._library.generation()
+    assert desk.papers_behind() == len(ids)
+    assert searching.find_ids(desk, "learning").index_behind == len(ids)
+    assert _read(desk) == set()  # not searchable yet, and the search says so
+    assert desk._index.why_stale(generation) is not None  # the stamp stays old meanwhile
+
+    assert desk.catch_up_deferred(10) == len(ids) - 10
+    assert desk._index.why_stale(generation) is not None  # still papers to go
+    assert desk.catch_up_deferred() == 0
+
+    assert searching.find_ids(desk, "learning").index_behind == 0
+    assert _read(desk) == set(ids)
+    assert desk._index.why_stale(generation) is None  # caught up: current again
+
+
+def test_a_small_change_is_searchable_at_once(desk: Desk) -> None:
+    paper = desk._library.papers.sorted_ids("added")[0]
+    editing.set_status(desk, [paper], Status.READ)
+    assert desk.papers_behind() == 0
+    assert _read(desk) == {paper}
+    assert desk._index.why_stale(desk._library.generation()) is None
+
+
+def test_a_catch_up_cut_short_is_finished_by_the_next_open(desk: Desk) -> None:
+    ids = _bulk(desk)
+    desk.catch_up_deferred(10)
+    desk.close(catch_up=False)  # as if the program were killed mid-way
+    with Desk.open(desk.folder) as again:
+        assert again.papers_behind() == 0
+        assert _read(again) == set(ids)
+        assert again._index.why_stale(again._library.generation()) is None
+
+
+def test_an_import_stopped_before_its_indexing_resumes_with_just_its_papers(
+    empty_desk: Desk,
+) -> None:
+    """The import's own transaction notes its papers as waiting (no second one)."""
+    first, _ = importing.commit(empty_desk, plan_file(empty_desk, SEEDS[0]))
+    report, _changes = importing.commit(empty_desk, plan_file(empty_desk, SEEDS[1]), index=False)
+    pending = empty_desk._library.imports.pending_indexing()
+    assert pending is not None and pending.generation == empty_desk._library.generation()
+    assert set(pending.paper_ids) == set(report.added_ids)
+    empty_desk.close(catch_up=False)  # killed between the commit and the indexing
+
+    peek = Desk.open(empty_desk.folder, ensure_index=False)
+    assert peek.papers_behind() == len(report.added_ids)  # just the import's papers
+    peek.close(catch_up=False)
+    with Desk.open(empty_desk.folder) as again:
+        assert again.papers_behind() == 0
+        assert again._index.doc_count() == len(first.added_ids) + len(report.added_ids)
+        assert again._index.why_stale(again._library.generation()) is None
+
+
+def test_a_reader_thread_counts_while_the_writer_changes_and_catches_up(desk: Desk) -> None:
+    ids = desk._library.papers.sorted_ids("added")[: 6 * (BULK_PAPERS + 1)]
+    chunks = [ids[k : k + BULK_PAPERS + 1] for k in range(0, len(ids), BULK_PAPERS + 1)]
+    seen: list[int] = []
+    errors: list[BaseException] = []
+    done = threading.Event()
+
+    def count() -> None:
+        try:
+            while not done.is_set():
+                seen.append(desk._follower.behind())
+        except BaseException as error:  # noqa: BLE001 - reported by the assert below
+            errors.append(error)
+
+    reader = threading.Thread(target=count)
+    reader.start()
+    try:
+        for chunk in chunks:
+            editing.set_status(desk, chunk, Status.READ)
+            desk.catch_up_deferred(2)
+        while desk.catch_up_deferred(2):
+            pass
+    finally:
+        done.set()
+        reader.join()
+    assert not errors
+    assert max(seen) > 0 and all(0 <= n <= len(ids) for n in seen)
+    assert desk._follower.behind() == 0
+    assert _read(desk) == set(ids)
