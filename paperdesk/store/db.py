@@ -17,14 +17,13 @@ CONNECT_TIMEOUT_S = 10
 def make_engine(url: str) -> Engine:
     """An engine for `url`; SQLite connections get the pragmas DESIGN §3 asks for.
 
-    A `postgresql://` address (a team library) goes through psycopg 3; connections are
-    checked before use, so a server that went away is noticed at the next action."""
+    A `postgresql://` address (a team library) goes through psycopg 3; the pool hands
+    out no connection the server closed (store/server_waits.py)."""
     if url.startswith(("postgresql://", "postgres://")):
         url = "postgresql+psycopg://" + url.split("://", 1)[1]
     if url.startswith("postgresql"):
         return create_engine(
             url,
-            pool_pre_ping=True,
             hide_parameters=True,
             connect_args={"connect_timeout": CONNECT_TIMEOUT_S},
         )

@@ -45,6 +45,7 @@ from paperdesk.store.notes import NoteStore
 from paperdesk.store.papers import PaperStore
 from paperdesk.store.saved import SavedSearchStore
 from paperdesk.store.screenings import ScreeningStore
+from paperdesk.store.server_waits import replace_closed_connections
 from paperdesk.store.settings import SettingsStore
 from paperdesk.store.shortlists import ShortlistStore
 from paperdesk.store.snapshot import BackupStore
@@ -110,6 +111,7 @@ class Library:
         if engine.dialect.name == "postgresql":
             translate_server_errors(engine, mask(url))
             bound_connect_time(engine)
+            replace_closed_connections(engine)
             upgrade_guard = upgrade_guard or (lambda: migration_lock(engine))
         try:
             upgrade_to_head(engine, db_path, backup_dir, upgrade_guard, read_only)

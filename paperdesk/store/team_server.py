@@ -23,6 +23,7 @@ from sqlalchemy.engine import ExceptionContext
 
 from paperdesk.core.errors import LibraryError, PasswordNeeded, ServerUnreachable
 from paperdesk.store import db
+from paperdesk.store.server_waits import SilenceBoundedConnection
 
 log = logging.getLogger(__name__)
 
@@ -34,10 +35,6 @@ def translate_server_errors(engine: Engine, masked: str) -> None:
     """Re-raise connection faults of `engine` as the library's errors, naming `masked`."""
 
     def on_error(context: ExceptionContext) -> None:
-        if context.is_pre_ping:
-            # A pooled connection the server dropped (restarted, pg_terminate_backend):
-            # the pool replaces it; only if that fails is the server unreachable.
-            return
         error = context.original_exception
         if isinstance(error, psycopg.OperationalError):
             raise server_error(error, masked) from error
@@ -110,7 +107,8 @@ def check_server(url: str, masked: str, timeout_s: int = 5) -> None:
 
 def bound_connect_time(engine: Engine) -> None:
     """Connect within the limit (store/db.py CONNECT_TIMEOUT_S) however many addresses
-    the host has.
+    the host has, to a connection whose later waits are bounded too
+    (store/server_waits.py).
 
     libpq (and psycopg) wait `connect_timeout` for each address a host name resolves
     to: `localhost` is ::1 and 127.0.0.1 on most machines, so a server that accepts and
@@ -118,10 +116,13 @@ def bound_connect_time(engine: Engine) -> None:
     (libpq's floor is 2 s an address).
     """
 
-    def split(_dialect: object, _record: object, _args: object, params: dict[str, Any]) -> None:
+    def connect(
+        _dialect: object, _record: object, args: list[Any], params: dict[str, Any]
+    ) -> SilenceBoundedConnection:
         params["connect_timeout"] = per_address(params, db.CONNECT_TIMEOUT_S)
+        return SilenceBoundedConnection.connect(*args, **params)
 
-    event.listen(engine, "do_connect", split)
+    event.listen(engine, "do_connect", connect)
 
 
 def per_address(params: dict[str, Any], total_s: int) -> int:

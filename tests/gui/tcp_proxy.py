@@ -1,5 +1,6 @@
-"""A TCP relay between the window and the PostgreSQL server that a test can cut and
-restore, so a team library's server "goes away" without stopping the session's server."""
+"""A TCP relay between a client and the PostgreSQL server that a test can cut, silence
+and restore, so a team library's server "goes away" without stopping the session's
+server."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ class TcpProxy:
         self._listener: socket.socket | None = None
         self._open: list[socket.socket] = []
         self._swallowing = False
+        self._silent = threading.Event()
         self._lock = threading.Lock()
 
     def start(self) -> None:
@@ -38,6 +40,12 @@ class TcpProxy:
         network: nothing refuses, nothing replies)."""
         self._swallowing = True
         self._cut()
+
+    def go_silent(self) -> None:
+        """Keep every connection open and relay nothing more, new ones included (a
+        cable pulled, or a server's machine frozen: what is sent vanishes, no error)."""
+        self._swallowing = True
+        self._silent.set()
 
     def _cut(self) -> None:
         with self._lock:
@@ -63,13 +71,16 @@ class TcpProxy:
             with self._lock:
                 self._open += [client, server]
             for source, sink in ((client, server), (server, client)):
-                threading.Thread(target=_pipe, args=(source, sink), daemon=True).start()
+                threading.Thread(
+                    target=_pipe, args=(source, sink, self._silent), daemon=True
+                ).start()
 
 
-def _pipe(source: socket.socket, sink: socket.socket) -> None:
+def _pipe(source: socket.socket, sink: socket.socket, silent: threading.Event) -> None:
     try:
         while data := source.recv(65536):
-            sink.sendall(data)
+            if not silent.is_set():
+                sink.sendall(data)
     except OSError:
         pass
     finally:

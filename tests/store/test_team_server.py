@@ -12,6 +12,9 @@ import pytest
 from paperdesk.core.errors import PaperdeskError, ServerUnreachable
 from paperdesk.store.db import CONNECT_TIMEOUT_S
 from paperdesk.store.library import Library
+from paperdesk.store.server_waits import SILENCE_S
+from tests.gui.tcp_proxy import TcpProxy
+from tests.postgres_server import PostgresServer
 
 
 @pytest.fixture
@@ -66,3 +69,63 @@ def test_a_connection_fault_is_one_human_sentence(url: str, sentence: str) -> No
     with pytest.raises(PaperdeskError) as caught:
         Library.open(url)
     assert str(caught.value) == f"the team library {url} {sentence}"
+
+
+def test_a_server_that_stops_answering_mid_session_is_reported_within_the_limit(
+    postgres_server: PostgresServer, team_database: str
+) -> None:
+    proxy = TcpProxy(postgres_server.port)
+    proxy.start()
+    library = Library.open(f"postgresql://bob@localhost:{proxy.port}/{team_database}")
+    try:
+        assert library.papers.count() == 0  # the session is open and answering
+        proxy.go_silent()
+        started = time.monotonic()
+        with pytest.raises(ServerUnreachable) as caught:
+            library.papers.count()
+        took = time.monotonic() - started
+        assert took < CONNECT_TIMEOUT_S + 1.5, f"{took:.1f} s"
+        assert str(caught.value).endswith("cannot be reached: its server did not answer")
+    finally:
+        library.close()
+        proxy.stop()
+
+
+def test_a_statement_waiting_on_another_clients_write_is_not_taken_for_silence(
+    postgres_server: PostgresServer, team_database: str
+) -> None:
+    # The server is there but this write waits for the generation row another client
+    # holds for longer than the silence that makes a wait check on the server.
+    library = Library.open(postgres_server.url(team_database, "bob"))
+    holder = Library.open(postgres_server.url(team_database, "carol"))
+    try:
+        with holder._db.transaction():
+            writing = threading.Thread(target=library.tags.create, args=("waited",))
+            writing.start()
+            writing.join(SILENCE_S + 1.5)
+            assert writing.is_alive()  # still waiting: not reported as a silent server
+        writing.join(5)
+        assert [tag.name for tag in library.tags.all()] == ["waited"]
+    finally:
+        library.close()
+        holder.close()
+
+
+def test_a_session_the_server_ended_while_idle_is_replaced_without_a_word(
+    postgres_server: PostgresServer, team_database: str
+) -> None:
+    import psycopg
+
+    library = Library.open(postgres_server.url(team_database, "bob"))
+    try:
+        assert library.papers.count() == 0  # a connection now idle in the pool
+        with psycopg.connect(postgres_server.url(team_database, "postgres")) as admin:
+            ended = admin.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE usename = 'bob'"
+            ).fetchone()
+        assert ended == (1,)
+        time.sleep(0.2)  # the server's goodbye reaches the idle connection
+        assert library.papers.count() == 0  # no error: the pool replaced it
+    finally:
+        library.close()
