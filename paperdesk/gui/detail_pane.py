@@ -281,6 +281,7 @@ class DetailPane(QSplitter):
         self.setChildrenCollapsible(False)
 
         self._paper: Paper | None = None
+        self._pending_ratings: dict[int, int] = {}
         self._terms: tuple[str, ...] = ()
         self._always_words: tuple[str, ...] = ()
         self._passage: tuple[int, int, str] | None = None
@@ -326,6 +327,7 @@ class DetailPane(QSplitter):
         view.meta.setVisible(bool(meta))
         view.fields.show_paper(paper)
         view.stars.set_rating(paper.rating)
+        view.stars.set_pending(self._pending_ratings.get(paper.id))
         view.status.set_status(paper.status)
         view.tags.set_tags(paper.tags, tag_colours)
         view.team.show_team(paper.team)
@@ -360,6 +362,12 @@ class DetailPane(QSplitter):
             view.status.set_status(None)
             view.tags.set_tags([], tag_colours)
         self.pages.setCurrentWidget(view)
+
+    def set_pending_ratings(self, ratings: Mapping[int, int]) -> None:
+        """Ratings waiting for a team library's server (shown hollow on the stars)."""
+        self._pending_ratings = dict(ratings)
+        if self._paper is not None:
+            self.single.stars.set_pending(self._pending_ratings.get(self._paper.id))
 
     def set_known_tags(self, names: Sequence[str]) -> None:
         self.single.tags.set_known_tags(names)

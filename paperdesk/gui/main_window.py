@@ -514,7 +514,7 @@ class MainWindow(QMainWindow):
         self.catch_up.start_if_behind()
         self.refresh_panes(then=lambda _overview: self.changes_applied.emit(changes))
 
-    def save_note(self, paper_id: int, text: str) -> None:
+    def save_note(self, paper_id: int, text: str, based_on: str | None) -> None:
         """A note from the detail pane or the triage view; a failed save is kept as a
         draft that both show (gui/actions/notes.py)."""
         notes.save_note(
@@ -522,6 +522,7 @@ class MainWindow(QMainWindow):
             self.detail.notes.note_drafts,
             paper_id,
             text,
+            based_on,
             lambda message: self.statusBar().showMessage(message, 5000),
         )
 

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QTabWidget, QTextBrowser, QWidget
 
 from paperdesk.gui.actions.notes import NoteDrafts
 from paperdesk.gui.links import open_link
+from paperdesk.services.note_drafts import Draft
 from paperdesk.text import to_plain
 
 SAVE_DELAY_MS = 600
@@ -68,9 +69,10 @@ class NotePreview(QTextBrowser):
 
 
 class NoteEditor(QTabWidget):
-    """`save_requested(paper_id, text)` fires when the note of that paper must be stored."""
+    """`save_requested(paper_id, text, based_on)` fires when the note of that paper must
+    be stored; `based_on` is the note the text was typed over (None: not known)."""
 
-    save_requested = Signal(int, str)
+    save_requested = Signal(int, str, object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -141,28 +143,32 @@ class NoteEditor(QTabWidget):
         if self.is_dirty():
             assert self._paper_id is not None
             text = self.text()
+            based_on = self.note_drafts.based_on(self._paper_id, self._saved_text)
             self._saved_text = text
             self.note_drafts.take(self._paper_id)  # this save holds the newest text
-            self.save_requested.emit(self._paper_id, text)
+            self.save_requested.emit(self._paper_id, text, based_on)
 
-    def drafts(self) -> dict[int, str]:
+    def drafts(self) -> dict[int, Draft]:
         """The drafts, and the text being edited if it is not saved yet."""
+        paper_id = self._paper_id
         unsaved = (
-            {self._paper_id: self.text()} if self.is_dirty() and self._paper_id is not None else {}
+            {paper_id: Draft(self.text(), self.note_drafts.based_on(paper_id, self._saved_text))}
+            if self.is_dirty() and paper_id is not None
+            else {}
         )
         return {**self.note_drafts.all(), **unsaved}
 
-    def add_drafts(self, drafts: dict[int, str]) -> None:
+    def add_drafts(self, drafts: dict[int, Draft]) -> None:
         """Drafts kept by an earlier window (`retry` saves them)."""
-        for paper_id, text in drafts.items():
-            self.note_drafts.keep(paper_id, text)
+        for paper_id, draft in drafts.items():
+            self.note_drafts.keep(paper_id, draft.text, draft.based_on)
 
     def retry(self) -> None:
         """Save the drafts and the text being edited again (the store takes them now)."""
-        for paper_id, text in self.note_drafts.all().items():
+        for paper_id, draft in self.note_drafts.all().items():
             if paper_id != self._paper_id:  # the flush below saves the one shown
                 self.note_drafts.take(paper_id)
-                self.save_requested.emit(paper_id, text)
+                self.save_requested.emit(paper_id, draft.text, draft.based_on)
         self.flush()
 
     def _on_text_changed(self) -> None:

@@ -31,7 +31,7 @@ from paperdesk.core import fields
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.models import MAX_RATING, Paper
 from paperdesk.gui.resources import icon
-from paperdesk.gui.star_rating import STAR_GOLD
+from paperdesk.gui.star_rating import STAR_GOLD, WAITING
 from paperdesk.text import to_plain
 
 log = logging.getLogger(__name__)
@@ -117,6 +117,11 @@ def rating_text(rating: int) -> str:
     return "★" * rating if rating else ""
 
 
+def pending_rating_text(rating: int) -> str:
+    """A rating waiting for a team library's server: hollow stars ("no rating" too)."""
+    return "☆" * rating if rating else "–"
+
+
 def moved_order(ids: Sequence[int], moving: Sequence[int], before_row: int) -> list[int]:
     """`ids` with `moving` taken out and put back, in their order, before row `before_row`."""
     moving_set = set(moving)
@@ -141,6 +146,8 @@ class PaperTableModel(QAbstractTableModel):
         self._tag_colours: dict[str, str] = {}
         self._dots_cache: dict[tuple[str, ...], QIcon] = {}
         self._status_icons: dict[str, QIcon] = {}
+        #: Ratings kept on this machine until a team library's server takes them.
+        self._pending_ratings: dict[int, int] = {}
         self._italic = QFont()
         self._italic.setItalic(True)
         self._reorderable = False
@@ -195,6 +202,17 @@ class PaperTableModel(QAbstractTableModel):
             self._pages.pop(page, None)
         last_column = self.columnCount() - 1
         self.dataChanged.emit(self.index(min(rows), 0), self.index(max(rows), last_column))
+
+    def set_pending_ratings(self, ratings: Mapping[int, int]) -> None:
+        """Ratings waiting for a team library's server, shown hollow until it takes them."""
+        changed = set(ratings.items()) ^ set(self._pending_ratings.items())
+        self._pending_ratings = dict(ratings)
+        # Repainted from the rows kept: re-reading them would fail while the server is away.
+        for paper_id in {paper_id for paper_id, _rating in changed}:
+            row = self.row_of(paper_id)
+            if row is not None:
+                cell = self.index(row, Column.RATING)
+                self.dataChanged.emit(cell, cell)
 
     def set_tag_colours(self, colours: Mapping[str, str | None]) -> None:
         self._tag_colours = {name: colour for name, colour in colours.items() if colour}
@@ -260,6 +278,11 @@ class PaperTableModel(QAbstractTableModel):
         if paper is None:
             return None
         column = index.column()
+        if self._pending_ratings and column == Column.RATING:
+            pending = self._pending_ratings.get(paper.id)
+            if pending is not None and role in (_DISPLAY, _TOOLTIP, _ACCESSIBLE_TEXT):
+                waiting = f"{pending} of {MAX_RATING} stars, {WAITING}"
+                return pending_rating_text(pending) if role == _DISPLAY else waiting
         if role == _DISPLAY:
             return self._display(paper, column)
         if role == _DECORATION:

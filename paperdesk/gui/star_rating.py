@@ -11,6 +11,9 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 from paperdesk.core.models import MAX_RATING
 
 STAR_GOLD = QColor("#e8a317")
+#: A rating waiting for a team library's server: outlined stars, faintly filled.
+PENDING_FILL = QColor(STAR_GOLD.red(), STAR_GOLD.green(), STAR_GOLD.blue(), 60)
+WAITING = "waiting for the server: kept on this machine"
 
 
 def star_path(rect: QRectF) -> QPainterPath:
@@ -35,7 +38,9 @@ class StarRating(QWidget):
     """Clicking star n sets rating n; clicking the current rating clears it to 0.
 
     Keys: 0-5 set the rating, Left/Minus lower it, Right/Plus raise it. `rating_changed`
-    fires only for a user's change, never for `set_rating` from code.
+    fires only for a user's change, never for `set_rating` from code. A rating set while
+    a team library's server is away (`set_pending`) shows as hollow stars until it is
+    applied.
     """
 
     rating_changed = Signal(int)
@@ -43,6 +48,7 @@ class StarRating(QWidget):
     def __init__(self, parent: QWidget | None = None, star_size: int = 18) -> None:
         super().__init__(parent)
         self._rating = 0
+        self._pending: int | None = None
         self._hovered: int | None = None
         self._star_size = star_size
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -52,22 +58,33 @@ class StarRating(QWidget):
         self._update_tooltip()
 
     def rating(self) -> int:
-        return self._rating
+        """The rating shown: the one waiting for the server, if any."""
+        return self._rating if self._pending is None else self._pending
 
     def set_rating(self, rating: int) -> None:
+        """The stored rating (and no rating waiting)."""
         self._rating = max(0, min(MAX_RATING, rating))
+        self._pending = None
+        self._update_tooltip()
+        self.update()
+
+    def set_pending(self, rating: int | None) -> None:
+        """The rating kept on this machine until the server takes it (None: none)."""
+        self._pending = rating
         self._update_tooltip()
         self.update()
 
     def _user_sets(self, rating: int) -> None:
         rating = max(0, min(MAX_RATING, rating))
-        if rating != self._rating:
+        if rating != self.rating():
             self.set_rating(rating)
             self.rating_changed.emit(rating)
 
     def _update_tooltip(self) -> None:
-        self.setToolTip(f"Rating: {self._rating} of {MAX_RATING} (keys 0-{MAX_RATING})")
-        self.setAccessibleDescription(f"{self._rating} of {MAX_RATING} stars")
+        rating = f"{self.rating()} of {MAX_RATING}"
+        waiting = "" if self._pending is None else f", {WAITING}"
+        self.setToolTip(f"Rating: {rating}{waiting} (keys 0-{MAX_RATING})")
+        self.setAccessibleDescription(f"{rating} stars{waiting}")
 
     def sizeHint(self) -> QSize:
         gap = self._star_size // 4
@@ -85,12 +102,13 @@ class StarRating(QWidget):
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        shown = self._hovered if self._hovered is not None else self._rating
+        shown = self._hovered if self._hovered is not None else self.rating()
+        fill = STAR_GOLD if self._hovered is not None or self._pending is None else PENDING_FILL
         outline = self.palette().color(QPalette.ColorRole.Mid)
         for index in range(MAX_RATING):
             path = star_path(self._star_rect(index))
             if index < shown:
-                painter.fillPath(path, STAR_GOLD)
+                painter.fillPath(path, fill)
             painter.setPen(STAR_GOLD if index < shown else outline)
             painter.drawPath(path)
         if self.hasFocus():
@@ -109,7 +127,7 @@ class StarRating(QWidget):
         if event.button() != Qt.MouseButton.LeftButton:
             return super().mousePressEvent(event)
         clicked = self._star_at(event.position().x())
-        self._user_sets(0 if clicked == self._rating else clicked)
+        self._user_sets(0 if clicked == self.rating() else clicked)
 
     def event(self, event: QEvent) -> bool:
         # Digits are window shortcuts elsewhere (1-9 toggle tags); here they mean stars.
@@ -129,9 +147,9 @@ class StarRating(QWidget):
         if Qt.Key.Key_0 <= key <= Qt.Key.Key_0 + MAX_RATING:
             return key - Qt.Key.Key_0
         if key in (Qt.Key.Key_Right, Qt.Key.Key_Plus, Qt.Key.Key_Up):
-            return self._rating + 1
+            return self.rating() + 1
         if key in (Qt.Key.Key_Left, Qt.Key.Key_Minus, Qt.Key.Key_Down):
-            return self._rating - 1
+            return self.rating() - 1
         return None
 
     def keyPressEvent(self, event: QKeyEvent) -> None:

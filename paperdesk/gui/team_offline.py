@@ -62,6 +62,7 @@ class OfflineMode(QObject):
         window.watch.unreachable.connect(self.go_offline)
         window.watch.reachable.connect(self.come_back)
         window.desk_opened.connect(self._save_kept_drafts)
+        window.desk_opened.connect(self._show_pending)
         window.operations.keep_offline = self.keep_change
         window.installEventFilter(self)  # sees the window's Close before closeEvent
 
@@ -94,6 +95,15 @@ class OfflineMode(QObject):
         count = pending_changes.keep(desk, change)
         self.window.read_only_banner.setText(self._offline_text(desk))
         self.window.statusBar().showMessage(KEPT.format(count=count))
+        self._show_pending()
+
+    def _show_pending(self) -> None:
+        """The ratings waiting for the server, hollow on the stars until it takes them."""
+        desk = self.window.desk
+        if desk is not None and desk.address is not None:
+            waiting = pending_changes.pending_ratings(desk)
+            self.window.model.set_pending_ratings(waiting)
+            self.window.detail.set_pending_ratings(waiting)
 
     @staticmethod
     def _offline_text(desk: Desk) -> str:
@@ -126,7 +136,9 @@ class OfflineMode(QObject):
         self.window.statusBar().showMessage(BACK, 5000)
         if pending_changes.pending(desk):
             self.window.operations.perform(
-                "Applying the changes made offline", pending_changes.apply_pending
+                "Applying the changes made offline",
+                pending_changes.apply_pending,
+                before_apply=self._show_pending,
             )
         self.window.detail.notes.retry()
         model = self.window.model

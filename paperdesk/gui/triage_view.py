@@ -470,11 +470,12 @@ class TriageView(QWidget):
         self._show_bar(None)
         if paper is None:
             return
-        self.note_drafts.take(paper.id)  # what was submitted replaces any draft
+        # What was submitted replaces any draft, typed over the note the draft was.
+        based_on = self.note_drafts.based_on(paper.id, paper.note)
+        self.note_drafts.take(paper.id)
         if text.strip() != paper.note.strip():
-            notes.save_note(
-                self.session.operations, self.note_drafts, paper.id, text, self.show_message
-            )
+            operations, drafts = self.session.operations, self.note_drafts
+            notes.save_note(operations, drafts, paper.id, text, based_on, self.show_message)
 
     def _on_selection_done(self, accepted: bool) -> None:
         if accepted and self.abstract.selection() is not None:

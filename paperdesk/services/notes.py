@@ -8,8 +8,10 @@ from paperdesk.services.desk import Desk
 
 
 @mutation
-def set_note(desk: Desk, paper_id: int, markdown: str) -> Changes:
-    return synced(desk, desk._library.notes.set(paper_id, markdown))
+def set_note(desk: Desk, paper_id: int, markdown: str, based_on: str | None = None) -> Changes:
+    """Replace the note; `based_on` is the note as the user last saw it: if it changed
+    since, both texts are kept (store/notes.py)."""
+    return synced(desk, desk._library.notes.set(paper_id, markdown, based_on))
 
 
 @mutation

@@ -15,10 +15,17 @@ from paperdesk.store.tables import notes_t, now
 
 
 class NoteStore(SubStore):
-    def set(self, paper_id: int, body: str) -> Changes:
-        """Replace the note; a blank body removes it."""
+    def set(self, paper_id: int, body: str, based_on: str | None = None) -> Changes:
+        """Replace the note; a blank body removes it.
+
+        `based_on`: the note as the writer last read it. If the stored note is no longer
+        that (the same member changed it on another machine meanwhile, say while this one
+        was offline), neither text is lost: the stored one is kept and `body` follows it.
+        """
         with self._db.action("Edit note") as w:
             (paper_id,) = require_ids(w.connection, [paper_id])
+            if based_on is not None:
+                body = both_texts(self._read(w, paper_id), based_on, body)
             self._write(w, paper_id, body)
         return Changes("Edit note", ids_of([paper_id]))
 
@@ -42,6 +49,14 @@ class NoteStore(SubStore):
             return
         with w.journal.tracked_ids(notes_t, "paper_id", [paper_id]):
             write_note(w.connection, paper_id, body)
+
+
+def both_texts(stored: str, based_on: str, body: str) -> str:
+    """`body`, or the stored note then `body` when the stored note changed since the
+    writer read `based_on` (and is neither empty nor `body` already)."""
+    if stored.strip() in ("", based_on.strip(), body.strip()):
+        return body
+    return f"{stored.rstrip()}\n\n{body}"
 
 
 def write_note(connection: Connection, paper_id: int, body: str) -> None:

@@ -38,7 +38,7 @@ ACTIONS = {
     "tag": lambda window, ids: window.commands.add_tags(["rnn", "long-context"]),
     "toggle a tag": lambda window, ids: window.commands.toggle_tag("rnn"),
     "title": lambda window, ids: papers.set_title(window.operations, ids[0], "A Title"),
-    "note": lambda window, ids: window.save_note(ids[0], "read §3"),
+    "note": lambda window, ids: window.save_note(ids[0], "read §3", None),
     "highlight": lambda window, ids: highlights.highlight(
         window.operations, ids[0], 0, 4, "word", next(iter(ANNOTATION_COLOURS.values())), ""
     ),

@@ -12,14 +12,15 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QInputDialog, QWidget
 
 from paperdesk.core.errors import PasswordNeeded
 from paperdesk.core.scope import Scope
 from paperdesk.core.team_url import TeamAddress
-from paperdesk.gui.actions import papers
+from paperdesk.gui.actions import papers, tags
 from paperdesk.gui.main_window import MainWindow
+from paperdesk.gui.paper_table_model import Column
 from paperdesk.gui.preferences import recent_libraries
 from paperdesk.gui.team_connect import TeamConnectDialog
 from paperdesk.gui.team_offline import OFFLINE_TEXT
@@ -271,6 +272,16 @@ def test_an_unreachable_server_makes_the_window_read_only_and_loses_nothing_type
     papers.set_rating(window.operations, [second], 4)
     qtbot.waitUntil(lambda: "1 change kept on this machine" in banner.text(), timeout=5000)
     assert window.errors.shown == []
+    # It shows as waiting: hollow stars in the table and faint ones in the detail pane.
+    stars = window.detail.single.stars
+    assert stars.rating() == 4 and "waiting for the server" in stars.toolTip()
+    rating_cell = window.model.index(window.model.row_of(second), Column.RATING)
+    assert rating_cell.data() == "☆☆☆☆"
+    assert "waiting for the server" in rating_cell.data(Qt.ItemDataRole.ToolTipRole)
+    # A tag is kept too.
+    tags.add_tags(window.operations, [second], ["read-offline"])
+    qtbot.waitUntil(lambda: "2 changes kept on this machine" in banner.text(), timeout=5000)
+    assert window.errors.shown == []
     grab(window, tmp_path / "offline-pending.png")
     # A search cannot run meanwhile: the search bar says why, no error box.
     with qtbot.waitSignal(window.failed, timeout=10_000):
@@ -281,6 +292,9 @@ def test_an_unreachable_server_makes_the_window_read_only_and_loses_nothing_type
     qtbot.waitUntil(lambda: not banner.isVisible(), timeout=SHOWN_WITHIN_MS + 2000)
     qtbot.waitUntil(lambda: bobs_note(team, first) == "typed while offline", timeout=5000)
     qtbot.waitUntil(lambda: bobs_rating(team, second) == 4, timeout=5000)  # applied now
+    assert "read-offline" in reading.paper(team, second).tags
+    qtbot.waitUntil(lambda: rating_cell.data() == "★★★★", timeout=5000)  # stored: solid
+    assert "waiting" not in stars.toolTip()
     assert not window.desk.offline and window.detail.notes.drafts() == {}
     message = window.search_bar.message
     qtbot.waitUntil(lambda: not message.isVisible(), timeout=5000)  # the search ran again

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QLineEdit, QWidget
 
 from paperdesk.gui.note_editor import SAVE_DELAY_MS, NoteEditor
 from paperdesk.gui.search_bar import SearchBar
-from paperdesk.gui.star_rating import StarRating
+from paperdesk.gui.star_rating import STAR_GOLD, StarRating
 from paperdesk.gui.tag_chips import TagChips, readable_text_colour, split_tag_input
 
 
@@ -48,6 +48,29 @@ def test_setting_the_rating_from_code_is_not_reported_as_a_user_change(qtbot):
         stars.set_rating(2)
     assert stars.rating() == 2
     assert "2 of 5" in stars.toolTip()
+
+
+def test_a_rating_waiting_for_the_server_shows_hollow_with_its_reason(qtbot):
+    stars = StarRating()
+    qtbot.addWidget(stars)
+    stars.set_rating(2)
+    stored = stars.grab().toImage()
+    stars.set_pending(4)
+    assert stars.rating() == 4
+    assert "4 of 5" in stars.toolTip() and "waiting for the server" in stars.toolTip()
+    pending = stars.grab().toImage()
+    stars.set_rating(4)  # what the server took: solid gold again, no reason
+    solid = stars.grab().toImage()
+    assert "waiting" not in stars.toolTip()
+    # The third star: empty when stored at 2, faint while 4 waits, gold once stored.
+    centre = star_centre(stars, 3)
+    shades = [image.pixelColor(centre) for image in (stored, pending, solid)]
+    assert shades[0] != shades[1] != shades[2] and shades[2] == STAR_GOLD
+    # Keys and clicks start from the rating shown.
+    with qtbot.waitSignal(stars.rating_changed) as changed:
+        stars.set_pending(3)
+        qtbot.keyClick(stars, Qt.Key.Key_Right)
+    assert changed.args == [4]
 
 
 # --- tag chips ------------------------------------------------------------------------
@@ -115,7 +138,7 @@ def test_note_saves_after_typing_pauses(qtbot):
     qtbot.addWidget(editor)
     editor.show_note(1, "old")
     saves = []
-    editor.save_requested.connect(lambda pid, text: saves.append((pid, text)))
+    editor.save_requested.connect(lambda pid, text, _base: saves.append((pid, text)))
     editor.editor.setFocus()
     editor.editor.moveCursor(editor.editor.textCursor().MoveOperation.End)
     qtbot.keyClicks(editor.editor, " and new")
@@ -128,7 +151,7 @@ def test_switching_papers_saves_the_previous_note_at_once(qtbot):
     qtbot.addWidget(editor)
     editor.show_note(1, "")
     saves = []
-    editor.save_requested.connect(lambda pid, text: saves.append((pid, text)))
+    editor.save_requested.connect(lambda pid, text, _base: saves.append((pid, text)))
     qtbot.keyClicks(editor.editor, "read section 3")
     editor.show_note(2, "second paper's note")
     assert saves == [(1, "read section 3")]
@@ -147,7 +170,7 @@ def test_focus_out_and_flush_save_without_waiting(qtbot):
     qtbot.waitUntil(holder.isActiveWindow)
     editor.show_note(4, "")
     saves = []
-    editor.save_requested.connect(lambda pid, text: saves.append((pid, text)))
+    editor.save_requested.connect(lambda pid, text, _base: saves.append((pid, text)))
     editor.editor.setFocus()
     qtbot.waitUntil(editor.editor.hasFocus)
     qtbot.keyClicks(editor.editor, "x")
@@ -165,7 +188,7 @@ def test_a_store_refresh_never_overwrites_text_being_typed(qtbot):
     editor.show_note(1, "stale text from the store")
     assert editor.text() == "typing"
     saves = []
-    editor.save_requested.connect(lambda pid, text: saves.append((pid, text)))
+    editor.save_requested.connect(lambda pid, text, _base: saves.append((pid, text)))
     editor.flush()
     assert saves == [(1, "typing")]
     editor.show_note(1, "typing and an undo elsewhere")
@@ -177,10 +200,10 @@ def test_a_failed_save_is_retried_on_the_next_flush(qtbot):
     qtbot.addWidget(editor)
     editor.show_note(1, "")
     saves = []
-    editor.save_requested.connect(lambda pid, text: saves.append((pid, text)))
+    editor.save_requested.connect(lambda pid, text, _base: saves.append((pid, text)))
     qtbot.keyClicks(editor.editor, "keep me")
     editor.flush()
-    editor.note_drafts.keep(1, "keep me")  # what the save action does when it fails
+    editor.note_drafts.keep(1, "keep me", "")  # what the save action does when it fails
     editor.flush()
     assert saves == [(1, "keep me"), (1, "keep me")]
 

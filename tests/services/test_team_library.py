@@ -25,6 +25,7 @@ from paperdesk.services import (
     team_index,
 )
 from paperdesk.services.desk import Desk
+from paperdesk.services.pending_changes import PendingChange
 from tests.postgres_server import PostgresServer
 
 SEEDS = sorted((Path(__file__).resolve().parents[2] / "seeds").glob("*.txt"))
@@ -300,3 +301,96 @@ def test_a_screening_is_shared_and_each_decision_names_it(seeded: Desk, client: 
     counts = screenings.prisma(bob, shared)
     assert counts.excluded_by_reason == (("off topic", 1),) and counts.included == 1
     assert [(s.screening.name, s.decided) for s in screenings.summaries(bob)] == [("Review", 2)]
+
+
+def _tags(desk: Desk, paper_id: int) -> set[str]:
+    return set(desk._library.papers.get(paper_id).tags)
+
+
+def _shortlisted(desk: Desk, name: str) -> list[int]:
+    return searching.listing(desk, Scope.of_shortlist(name)).ids
+
+
+#: Each kind of change kept while the server is away: (what alice did before, bob's
+#: change, what alice does while bob is away, what holds once bob's change is applied).
+OfflineCase = tuple[
+    Callable[[Desk], object], PendingChange, Callable[[Desk], object], Callable[[Desk], bool]
+]
+OFFLINE_CASES: dict[str, OfflineCase] = {
+    "add tags": (  # added by both: both stay, once each
+        lambda alice: None,
+        PendingChange("add tags", (2,), ("shared", "mine")),
+        lambda alice: tagging.add_tags(alice, [2], ["shared"]),
+        lambda bob: _tags(bob, 2) == {"shared", "mine"},
+    ),
+    "remove tags": (
+        lambda alice: tagging.add_tags(alice, [2], ["old"]),
+        PendingChange("remove tags", (2,), ("old",)),
+        lambda alice: tagging.add_tags(alice, [2], ["new"]),
+        lambda bob: _tags(bob, 2) == {"new"},
+    ),
+    "toggle tag": (  # toggled as the papers are on reconnect: paper 3 still lacks it
+        lambda alice: None,
+        PendingChange("toggle tag", (2, 3), "hot"),
+        lambda alice: tagging.add_tags(alice, [2], ["hot"]),
+        lambda bob: _tags(bob, 2) == _tags(bob, 3) == {"hot"},
+    ),
+    "title": (  # one field set by both: bob's, written later, wins
+        lambda alice: None,
+        PendingChange("title", (2,), "Bob's title"),
+        lambda alice: editing.set_title(alice, 2, "Alice's title"),
+        lambda bob: bob._library.papers.get(2).title == "Bob's title",
+    ),
+    "add to shortlist": (  # alice created it meanwhile: bob's paper joins hers
+        lambda alice: None,
+        PendingChange("add to shortlist", (2,), "Reading"),
+        lambda alice: shortlists.add(alice, "Reading", [4], create_missing=True),
+        lambda bob: _shortlisted(bob, "Reading") == [4, 2],
+    ),
+    "remove from shortlist": (
+        lambda alice: shortlists.create(alice, "Reading", [2, 3]),
+        PendingChange("remove from shortlist", (2,), "Reading"),
+        lambda alice: shortlists.add(alice, "Reading", [5]),
+        lambda bob: _shortlisted(bob, "Reading") == [3, 5],
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", OFFLINE_CASES)
+def test_a_change_of_each_kind_made_while_the_server_is_away_is_applied_on_reconnect(
+    seeded: Desk, client: Client, kind: str
+) -> None:
+    from paperdesk.core.errors import ServerUnreachable
+    from paperdesk.services import pending_changes
+
+    before, change, meanwhile, holds = OFFLINE_CASES[kind]
+    before(seeded)
+    bob = client("bob")
+    bob.offline = True
+    with pytest.raises(ServerUnreachable):
+        pending_changes.apply(bob, change)
+    assert pending_changes.keep(bob, change) == 1
+    assert pending_changes.pending(bob) == [change]  # as kept on disk, tag names and all
+    meanwhile(seeded)
+    bob.offline = False
+    applied = pending_changes.apply_pending(bob)
+    assert applied is not None and 2 in applied.paper_ids
+    assert pending_changes.pending(bob) == []
+    assert holds(bob)
+    assert history.recent(seeded, 1)[0].actor == "bob"
+
+
+def test_a_note_typed_offline_over_one_changed_elsewhere_keeps_both_texts(
+    seeded: Desk, client: Client
+) -> None:
+    laptop, desktop = client("bob"), client("bob")
+    notes.set_note(laptop, 2, "first thoughts")
+    # The laptop, offline, edits the note it read; bob's desktop changes it meanwhile.
+    notes.set_note(desktop, 2, "first thoughts; read the appendix", based_on="first thoughts")
+    notes.set_note(laptop, 2, "first thoughts, revised", based_on="first thoughts")
+    assert laptop._library.papers.get(2).note == (
+        "first thoughts; read the appendix\n\nfirst thoughts, revised"
+    )
+    # Typed over the note as it is: the text replaces it.
+    notes.set_note(laptop, 2, "one version", based_on=laptop._library.papers.get(2).note)
+    assert desktop._library.papers.get(2).note == "one version"

@@ -13,26 +13,34 @@ from collections.abc import Callable
 from paperdesk.gui.actions.offline import DRAFT_KEPT, is_offline_refusal
 from paperdesk.gui.operations import Operations
 from paperdesk.services import notes
+from paperdesk.services.note_drafts import Draft
 
 
 class NoteDrafts:
-    """Paper id -> the note text whose save failed, newest text of each paper."""
+    """Paper id -> the note text whose save failed (newest text of each paper), and the
+    note it was typed over."""
 
     def __init__(self) -> None:
-        self._texts: dict[int, str] = {}
+        self._drafts: dict[int, Draft] = {}
 
     def get(self, paper_id: int) -> str | None:
-        return self._texts.get(paper_id)
+        draft = self._drafts.get(paper_id)
+        return None if draft is None else draft.text
 
-    def keep(self, paper_id: int, text: str) -> None:
-        self._texts[paper_id] = text
+    def based_on(self, paper_id: int, otherwise: str) -> str | None:
+        """The note the paper's draft was typed over, or `otherwise` with no draft."""
+        draft = self._drafts.get(paper_id)
+        return otherwise if draft is None else draft.based_on
 
-    def take(self, paper_id: int) -> str | None:
+    def keep(self, paper_id: int, text: str, based_on: str | None) -> None:
+        self._drafts[paper_id] = Draft(text, based_on)
+
+    def take(self, paper_id: int) -> Draft | None:
         """Forget the paper's draft (a newer save holds it now), answering what it was."""
-        return self._texts.pop(paper_id, None)
+        return self._drafts.pop(paper_id, None)
 
-    def all(self) -> dict[int, str]:
-        return dict(self._texts)
+    def all(self) -> dict[int, Draft]:
+        return dict(self._drafts)
 
 
 def save_note(
@@ -40,14 +48,16 @@ def save_note(
     drafts: NoteDrafts,
     paper_id: int,
     text: str,
+    based_on: str | None,
     tell: Callable[[str], None],
 ) -> None:
-    """Store the paper's note. A refusal keeps `text` as the paper's draft; a team
-    library whose server is away says so with `tell` (the draft is saved once it is
-    back), any other failure is reported as every action's is."""
+    """Store the paper's note, typed over `based_on` (if the stored note is no longer
+    that, both are kept). A refusal keeps `text` as the paper's draft; a team library
+    whose server is away says so with `tell` (the draft is saved once it is back), any
+    other failure is reported as every action's is."""
 
     def failed(error: BaseException) -> None:
-        drafts.keep(paper_id, text)
+        drafts.keep(paper_id, text, based_on)
         if is_offline_refusal(operations.desk, error):
             tell(DRAFT_KEPT)
         else:
@@ -58,7 +68,7 @@ def save_note(
 
     operations.perform(
         "Saving the note",
-        lambda desk: notes.set_note(desk, paper_id, text),
+        lambda desk: notes.set_note(desk, paper_id, text, based_on),
         on_error=failed,
         before_apply=saved,
     )

@@ -6,35 +6,22 @@ from collections.abc import Callable, Sequence
 
 from paperdesk.core.models import Status
 from paperdesk.gui.actions import perform
-from paperdesk.gui.actions.offline import is_offline_refusal
+from paperdesk.gui.actions.offline import perform_or_keep
 from paperdesk.gui.operations import Operations
-from paperdesk.services import editing, pending_changes
+from paperdesk.services import editing
 from paperdesk.services.pending_changes import PendingChange
 
 
 def set_rating(operations: Operations, ids: Sequence[int], rating: int) -> None:
-    _set_or_keep(operations, "Rating", PendingChange("rating", tuple(ids), rating))
+    perform_or_keep(operations, "Rating", PendingChange("rating", tuple(ids), rating))
 
 
 def set_status(operations: Operations, ids: Sequence[int], status: Status) -> None:
-    _set_or_keep(operations, "Status", PendingChange("status", tuple(ids), status.value))
-
-
-def _set_or_keep(operations: Operations, name: str, change: PendingChange) -> None:
-    """Make the change; if a team library's server is away, keep it on this machine
-    to apply on its return (gui/team_offline.py) instead of refusing it."""
-
-    def failed(error: BaseException) -> None:
-        if operations.keep_offline is not None and is_offline_refusal(operations.desk, error):
-            operations.keep_offline(change)
-        else:
-            operations.errors.report(name, error)
-
-    operations.perform(name, lambda desk: pending_changes.apply(desk, change), on_error=failed)
+    perform_or_keep(operations, "Status", PendingChange("status", tuple(ids), status.value))
 
 
 def set_title(operations: Operations, paper_id: int, title: str) -> None:
-    perform(operations, "Editing the title", lambda desk: editing.set_title(desk, paper_id, title))
+    perform_or_keep(operations, "Editing the title", PendingChange("title", (paper_id,), title))
 
 
 def edit_field(

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from paperdesk.gui.actions import Done, perform
+from paperdesk.gui.actions.offline import perform_or_keep
 from paperdesk.gui.operations import Operations
 from paperdesk.services import shortlists
+from paperdesk.services.pending_changes import PendingChange
 
 
 def create(operations: Operations, name: str, ids: Sequence[int] = ()) -> None:
@@ -20,21 +22,15 @@ def create(operations: Operations, name: str, ids: Sequence[int] = ()) -> None:
 def add(operations: Operations, name: str, ids: Sequence[int]) -> None:
     """Add papers to a shortlist, creating it when no shortlist has that name (the
     service decides, in the same transaction as the write)."""
-    ids = list(ids)
     if ids:
-        perform(
-            operations,
-            f"Adding to {name}",
-            lambda desk: shortlists.add(desk, name, ids, create_missing=True),
-        )
+        change = PendingChange("add to shortlist", tuple(ids), name)
+        perform_or_keep(operations, f"Adding to {name}", change)
 
 
 def remove(operations: Operations, name: str, ids: Sequence[int]) -> None:
-    ids = list(ids)
     if ids:
-        perform(
-            operations, f"Removing from {name}", lambda desk: shortlists.remove(desk, name, ids)
-        )
+        change = PendingChange("remove from shortlist", tuple(ids), name)
+        perform_or_keep(operations, f"Removing from {name}", change)
 
 
 def reorder(operations: Operations, name: str, ids: Sequence[int]) -> None:

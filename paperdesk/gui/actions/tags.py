@@ -5,29 +5,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from paperdesk.gui.actions import Done, perform
+from paperdesk.gui.actions.offline import perform_or_keep
 from paperdesk.gui.operations import Operations
 from paperdesk.services import tagging
+from paperdesk.services.pending_changes import PendingChange
 
 
 def add_tags(operations: Operations, ids: Sequence[int], names: Sequence[str]) -> None:
-    ids, names = list(ids), list(names)
     if ids and names:
-        perform(operations, "Adding tags", lambda desk: tagging.add_tags(desk, ids, names))
+        change = PendingChange("add tags", tuple(ids), tuple(names))
+        perform_or_keep(operations, "Adding tags", change)
 
 
 def remove_tags(operations: Operations, ids: Sequence[int], names: Sequence[str]) -> None:
-    ids, names = list(ids), list(names)
     if ids and names:
-        perform(operations, "Removing tags", lambda desk: tagging.remove_tags(desk, ids, names))
+        change = PendingChange("remove tags", tuple(ids), tuple(names))
+        perform_or_keep(operations, "Removing tags", change)
 
 
 def toggle_tag(operations: Operations, ids: Sequence[int], name: str) -> None:
-    """Add the tag to every paper, or take it off them all when every one has it."""
-    ids = list(ids)
+    """Add the tag to every paper, or take it off them all when every one has it
+    (as they are when the server takes it, for a change kept while it was away)."""
     if ids:
-        perform(
-            operations, f"Toggling tag {name}", lambda desk: tagging.toggle_tag(desk, ids, name)
-        )
+        change = PendingChange("toggle tag", tuple(ids), name)
+        perform_or_keep(operations, f"Toggling tag {name}", change)
 
 
 def create_tag(operations: Operations, name: str) -> None:
