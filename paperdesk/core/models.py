@@ -65,6 +65,9 @@ class UserData:
     rating: int | None = None
     status: Status | None = None
     shortlists: tuple[str, ...] = ()
+    #: (shortlist, place) pairs, 1 the first place: where the paper stood in a shortlist
+    #: of the file's, so a round trip restores each shortlist's order.
+    shortlist_places: tuple[tuple[str, int], ...] = ()
     #: Every member's rating and note, from a team library's export.
     team: TeamValues | None = None
 
@@ -140,6 +143,8 @@ class Paper:
     citation_key: str | None = None
     tags: tuple[str, ...] = ()
     shortlists: tuple[str, ...] = ()
+    #: The paper's place (1 the first) in each of `shortlists`, in the same order.
+    shortlist_places: tuple[int, ...] = ()
     note: str = ""
     raw_fields: tuple[tuple[str, str], ...] = ()
     annotations: tuple[Annotation, ...] = ()

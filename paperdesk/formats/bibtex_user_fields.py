@@ -6,6 +6,7 @@
     x-paperdesk-status          new, skimmed, to-read, read or discarded
     x-paperdesk-rating          1-5 (unrated papers have none)
     x-paperdesk-shortlists      `Reading group; Thesis`
+    x-paperdesk-shortlist-places `Reading group=3; Thesis=1`: the paper's place in each
     x-paperdesk-tag-colours     `graphs=#3366ff, rl/offline=#ff8800`
     x-paperdesk-derived-title   `true` when the title was derived from the abstract
 
@@ -26,8 +27,10 @@ from paperdesk.formats.user_data import (
     colour_pairs,
     is_true,
     parse_colours,
+    parse_places,
     parse_rating,
     parse_status,
+    place_pairs,
     split_names,
     user_data,
 )
@@ -37,6 +40,7 @@ NOTE = "annote"
 STATUS = "x-paperdesk-status"
 RATING = "x-paperdesk-rating"
 SHORTLISTS = "x-paperdesk-shortlists"
+SHORTLIST_PLACES = "x-paperdesk-shortlist-places"
 TAG_COLOURS = "x-paperdesk-tag-colours"
 DERIVED_TITLE = "x-paperdesk-derived-title"
 
@@ -49,6 +53,7 @@ def user_fields(paper: Paper, tag_colours: Sequence[tuple[str, str]]) -> list[tu
         (STATUS, paper.status.value),
         (RATING, str(paper.rating) if paper.rating else ""),
         (SHORTLISTS, LIST_SEPARATOR.join(paper.shortlists)),
+        (SHORTLIST_PLACES, LIST_SEPARATOR.join(place_pairs(paper))),
         (TAG_COLOURS, ", ".join(colour_pairs(paper, tag_colours))),
         (DERIVED_TITLE, "true" if paper.title_is_derived else ""),
     ]
@@ -72,5 +77,6 @@ def read_user_data(fields: dict[str, str], warn: Warn) -> tuple[UserData, bool]:
         rating=parse_rating(value(RATING), RATING, warn),
         status=parse_status(value(STATUS), STATUS, warn),
         shortlists=split_names(value(SHORTLISTS)),
+        shortlist_places=parse_places(split_names(value(SHORTLIST_PLACES)), SHORTLIST_PLACES, warn),
     )
     return data, is_true(value(DERIVED_TITLE))

@@ -31,6 +31,7 @@ from paperdesk.formats.user_data import (
     Warn,
     is_true,
     parse_colours,
+    parse_places,
     parse_rating,
     split_names,
     triage_status,
@@ -68,6 +69,7 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "tags": ("tags", "manual tags"),
     "tag_colours": ("tag colours", "tag colors"),
     "shortlists": ("shortlists",),
+    "shortlist_places": ("shortlist places",),
     "note": ("note", "notes"),
     "derived_title": ("derived title",),
 }
@@ -145,6 +147,9 @@ def _user_data(values: dict[str, str], warn: Warn) -> UserData:
         rating=parse_rating(values.get("rating", ""), "rating", warn),
         status=triage_status(values.get("status", "")),
         shortlists=split_names(values.get("shortlists", "")),
+        shortlist_places=parse_places(
+            split_names(values.get("shortlist_places", "")), "shortlist_places", warn
+        ),
     )
 
 

@@ -14,6 +14,7 @@ Columns, in this order (`COLUMNS`):
     tags           "tag; other/tag"
     tag_colours    "tag=#rrggbb; other/tag=#rrggbb" for the tags that have a colour
     shortlists     "Reading group; Thesis"
+    shortlist_places  "Reading group=3; Thesis=1": the paper's place in each shortlist
     note           the user's note, as written (Markdown, line breaks kept)
     derived_title  "yes" when the title was derived from the abstract
     doi, url, arxiv, openreview
@@ -37,7 +38,7 @@ from typing import TextIO
 from paperdesk.core.citekeys import DEFAULT_PATTERN, assign_keys
 from paperdesk.core.models import Paper
 from paperdesk.formats.csv_cells import neutralise
-from paperdesk.formats.user_data import LIST_SEPARATOR, colour_pairs
+from paperdesk.formats.user_data import LIST_SEPARATOR, colour_pairs, place_pairs
 from paperdesk.text import protect_markup
 
 COLUMNS = (
@@ -51,6 +52,7 @@ COLUMNS = (
     "tags",
     "tag_colours",
     "shortlists",
+    "shortlist_places",
     "note",
     "derived_title",
     "doi",
@@ -75,6 +77,7 @@ def csv_row(paper: Paper, key: str, tag_colours: Sequence[tuple[str, str]] = ())
         LIST_SEPARATOR.join(paper.tags),
         LIST_SEPARATOR.join(colour_pairs(paper, tag_colours)),
         LIST_SEPARATOR.join(paper.shortlists),
+        LIST_SEPARATOR.join(place_pairs(paper)),
         paper.note,
         "yes" if paper.title_is_derived else "",
         paper.ids.doi or "",

@@ -31,6 +31,7 @@ from paperdesk.formats.team_json import parse_team
 from paperdesk.formats.user_data import (
     Warn,
     parse_colours,
+    parse_places,
     parse_rating,
     split_names,
     triage_status,
@@ -231,6 +232,8 @@ def _user_data(item: dict[str, Any], warn: Warn) -> UserData:
         else _names(colours)
     )
     rating, note = item.get("rating"), item.get("note")
+    places = item.get("shortlist_places")
+    places = places if isinstance(places, dict) else {}
     return user_data(
         warn,
         tags=_names(item.get("tags")),
@@ -239,6 +242,9 @@ def _user_data(item: dict[str, Any], warn: Warn) -> UserData:
         rating=None if rating is None else parse_rating(_raw(rating), "rating", warn),
         status=triage_status(_text(item.get("status"))),
         shortlists=_names(item.get("shortlists")),
+        shortlist_places=parse_places(
+            [f"{name}={place}" for name, place in places.items()], "shortlist_places", warn
+        ),
         team=parse_team(item.get("team"), warn),
     )
 

@@ -3,10 +3,10 @@
 This is the interchange format for scripts and other tools (`venue, year, title,
 authors, abstract, url, openreview_id, doi, arxiv`), followed by the paper's key and
 the user's data (`citation_key, title_is_derived, status, rating, tags, tag_colours,
-shortlists, note`), which json_reader reads back; a team library's papers add `team`,
-every member's rating and note (formats/team_json.py), `rating` and `note` being the
-exporting member's own. It is not the backup of a whole
-library (see formats.backup): saved searches, history and import batches are not in
+shortlists, shortlist_places, note`), which json_reader reads back; a team library's
+papers add `team`, every member's rating and note (formats/team_json.py), `rating`
+and `note` being the exporting member's own. It is not the backup of a whole library
+(see formats.backup): saved searches, history and import batches are not in
 it. Every object has every key, `null` (or an empty list) where a paper has no value,
 as in `corpus.jsonl`. Titles, authors and venues are written as a reader sees them (the
 library's display text, escaped only where it would read as markup: see
@@ -75,12 +75,14 @@ def json_record(
     if isinstance(paper, Paper):
         status, rating, note = paper.status.value, paper.rating or None, paper.note
         tags, shortlists, colours = paper.tags, paper.shortlists, dict(tag_colours)
+        places = dict(zip(paper.shortlists, paper.shortlist_places, strict=False))
         team = paper.team
     else:
         user = paper.user
         status = user.status.value if user.status else None
         rating, note = user.rating, user.note
         tags, shortlists, colours = user.tags, user.shortlists, dict(user.tag_colours)
+        places = dict(user.shortlist_places)
         team = user.team
     record = {
         "venue": protect_markup(paper.venue) if paper.venue else None,
@@ -99,6 +101,7 @@ def json_record(
         "tags": list(tags),
         "tag_colours": {tag: colours[tag] for tag in tags if tag in colours},
         "shortlists": list(shortlists),
+        "shortlist_places": places,
         "note": note or None,
     }
     if team is not None:

@@ -26,6 +26,7 @@ from paperdesk.formats.user_data import (
     Warn,
     is_true,
     parse_colours,
+    parse_places,
     parse_rating,
     parse_status,
     user_data,
@@ -163,6 +164,7 @@ def _user_data(fields: dict, mine: dict[str, list[str]], note: str, warn: Warn) 
         rating=parse_rating(" ".join(mine.get("rating", [])), "rating", warn),
         status=parse_status(" ".join(mine.get("status", [])), "status", warn),
         shortlists=mine.get("shortlist", []),
+        shortlist_places=parse_places(mine.get("shortlist-place", []), "shortlist-place", warn),
     )
 
 

@@ -14,8 +14,9 @@ rispy writes the lines; this module decides what goes in them:
   other tools recognise.
 - the user's data: KW one line per tag, RN (research notes) one line per line of the
   note, and `C8` custom lines (`C8  - paperdesk-status: to-read`; also `-rating`,
-  `-shortlist` one line per shortlist, `-tag-colour: tag=#rrggbb`, `-derived-title:
-  yes`), which other tools keep as custom fields and formats.ris_reader reads back.
+  `-shortlist` one line per shortlist, `-shortlist-place: shortlist=3` the paper's
+  place in it, `-tag-colour: tag=#rrggbb`, `-derived-title: yes`), which other tools
+  keep as custom fields and formats.ris_reader reads back.
 - UR only for http and https links (see core.links): reference managers open it.
 
 RIS is a line format: a line break inside a value would start a line that readers
@@ -37,7 +38,7 @@ from rispy.config import LIST_TYPE_TAGS, TYPE_OF_REFERENCE_MAPPING
 from paperdesk.core.links import safe_url
 from paperdesk.core.models import Paper, PaperRecord
 from paperdesk.core.venues import find_venue
-from paperdesk.formats.user_data import colour_pairs
+from paperdesk.formats.user_data import colour_pairs, place_pairs
 from paperdesk.text import protect_markup
 
 #: The prefix of the custom (`C8`) lines that carry the user's data.
@@ -98,6 +99,7 @@ def _user_lines(paper: Paper, tag_colours: Sequence[tuple[str, str]]) -> list[st
     if paper.rating:
         pairs.append(("rating", str(paper.rating)))
     pairs += [("shortlist", name) for name in paper.shortlists]
+    pairs += [("shortlist-place", pair) for pair in place_pairs(paper)]
     pairs += [("tag-colour", pair) for pair in colour_pairs(paper, tag_colours)]
     if paper.title_is_derived:
         pairs.append(("derived-title", "yes"))

@@ -90,6 +90,27 @@ def colour_pairs(paper: Paper, colours: Sequence[tuple[str, str]]) -> list[str]:
     return [f"{tag}={table[tag]}" for tag in paper.tags if tag in table]
 
 
+def place_pairs(paper: Paper) -> list[str]:
+    """`shortlist=3` for each of the paper's shortlists: its place there, 1 the first."""
+    return [
+        f"{name}={place}"
+        for name, place in zip(paper.shortlists, paper.shortlist_places, strict=False)
+    ]
+
+
+def parse_places(pairs: Iterable[str], field: str, warn: Warn) -> tuple[tuple[str, int], ...]:
+    """`shortlist=3` pairs as (shortlist, 3); malformed pairs are warned about."""
+    places = []
+    for pair in pairs:
+        name, equals, place = pair.rpartition("=")
+        name, place = name.strip(), place.strip()
+        if equals and name and place.isdigit() and int(place) > 0:
+            places.append((name, int(place)))
+        elif pair.strip():
+            warn(f"{field}: {pair.strip()[:40]!r} is not shortlist=place")
+    return tuple(places)
+
+
 def is_true(text: str) -> bool:
     return text.strip().lower() in _TRUE
 
@@ -103,6 +124,7 @@ def user_data(
     rating: int | None = None,
     status: Status | None = None,
     shortlists: Sequence[str] = (),
+    shortlist_places: Sequence[tuple[str, int]] = (),
     team: TeamValues | None = None,
 ) -> UserData:
     """A UserData with the note trimmed and names as the library keeps them (blanks
@@ -110,18 +132,32 @@ def user_data(
     (a tag with a comma, `a//b`) is left out with a warning.
 
     Only the colours of tags the entry has are kept: a colour says how a tag of this
-    paper looks, not which tags it has.
+    paper looks, not which tags it has; so with the places in shortlists.
     """
     clean_tags = _valid_names(tags, TAG, warn)
+    clean_shortlists = _valid_names(shortlists, SHORTLIST, warn)
+    listed = {name.casefold(): name for name in clean_shortlists}
     return UserData(
         tags=clean_tags,
         tag_colours=tuple((name, colour) for name, colour in tag_colours if name in clean_tags),
         note=note.strip(),
         rating=rating,
         status=status,
-        shortlists=_valid_names(shortlists, SHORTLIST, warn),
+        shortlists=clean_shortlists,
+        shortlist_places=tuple(
+            (listed[key], place)
+            for name, place in shortlist_places
+            if (key := _clean_or_none(name, SHORTLIST)) in listed
+        ),
         team=team,
     )
+
+
+def _clean_or_none(name: str, kind: str) -> str | None:
+    try:
+        return clean_name(name, kind).casefold()
+    except InvalidValueError:
+        return None
 
 
 def _valid_names(names: Sequence[str], kind: str, warn: Warn) -> tuple[str, ...]:

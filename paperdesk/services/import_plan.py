@@ -334,5 +334,6 @@ def _combined(first: UserData, second: UserData) -> UserData:
         rating=first.rating if first.rating is not None else second.rating,
         status=first.status if first.status is not None else second.status,
         shortlists=tuple(dict.fromkeys((*first.shortlists, *second.shortlists))),
+        shortlist_places=(*first.shortlist_places, *second.shortlist_places),
         team=first.team or second.team,
     )

@@ -131,6 +131,7 @@ def _packed(paper: NewPaper) -> tuple[Any, ...]:
             user.rating,
             None if user.status is None else user.status.value,
             user.shortlists,
+            user.shortlist_places,
         ),
     )
 
@@ -138,7 +139,7 @@ def _packed(paper: NewPaper) -> tuple[Any, ...]:
 def _unpacked(values: tuple[Any, ...]) -> NewPaper:
     (keys, key, title, abstract, authors, venue, year, derived, ids, entry_type, raw, line,
      own_key, user) = values  # fmt: skip
-    tags, colours, note, rating, status, shortlists = user
+    tags, colours, note, rating, status, shortlists, places = user
     record = PaperRecord(
         title=title,
         abstract=abstract,
@@ -152,7 +153,13 @@ def _unpacked(values: tuple[Any, ...]) -> NewPaper:
         line=line,
         citation_key=own_key,
         user=UserData(
-            tags, colours, note, rating, None if status is None else Status(status), shortlists
+            tags,
+            colours,
+            note,
+            rating,
+            None if status is None else Status(status),
+            shortlists,
+            places,
         ),
     )
     return NewPaper(record, keys, key)

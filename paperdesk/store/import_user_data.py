@@ -17,6 +17,7 @@ rows go with them (see journal.Step.added_ids).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 
 from sqlalchemy import Table, func, insert, select
@@ -124,12 +125,16 @@ def _write_notes(w: Write, user: Mapping[int, UserData]) -> None:
 def _append_to_shortlists(
     w: Write, user: Mapping[int, UserData], list_ids: Mapping[str, int]
 ) -> None:
-    """Each paper at the end of its shortlists, in the file's order."""
-    members: dict[int, list[int]] = {}
+    """Each paper at the end of its shortlists: in the places the file gives (an
+    export's), else in the file's order."""
+    members: dict[int, list[tuple[int, int]]] = {}
     for paper_id, data in user.items():
+        places = {name.casefold(): place for name, place in data.shortlist_places}
         for name in data.shortlists:
-            members.setdefault(list_ids[name.casefold()], []).append(paper_id)
-    for shortlist_id, ids in members.items():
+            place = places.get(name.casefold(), sys.maxsize)  # placeless ones after
+            members.setdefault(list_ids[name.casefold()], []).append((place, paper_id))
+    for shortlist_id, placed in members.items():
+        ids = [paper_id for _, paper_id in sorted(placed, key=lambda pair: pair[0])]
         present = set(
             w.connection.scalars(
                 select(entries_t.c.paper_id).where(entries_t.c.shortlist_id == shortlist_id)

@@ -576,6 +576,32 @@ def _linked_names(
     )
 
 
+def _shortlist_places(connection: Connection, ids: list[int]) -> dict[int, list[tuple[str, int]]]:
+    """Each paper's shortlists by name, with its place in each (1 the first)."""
+    in_theirs = select(entries_t.c.shortlist_id).where(entries_t.c.paper_id.in_(ids))
+    places = (
+        select(
+            entries_t.c.paper_id,
+            entries_t.c.shortlist_id,
+            func.row_number()
+            .over(partition_by=entries_t.c.shortlist_id, order_by=entries_t.c.position)
+            .label("place"),
+        )
+        .where(entries_t.c.shortlist_id.in_(in_theirs))
+        .subquery()
+    )
+    query = (
+        select(places.c.paper_id, shortlists_t.c.name, places.c.place)
+        .join(shortlists_t, shortlists_t.c.id == places.c.shortlist_id)
+        .where(places.c.paper_id.in_(ids))
+        .order_by(func.lower(shortlists_t.c.name))
+    )
+    grouped: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    for paper_id, name, place in connection.execute(query):
+        grouped[paper_id].append((name, place))
+    return grouped
+
+
 def annotations_by_paper(connection: Connection, ids: list[int]) -> dict[int, list[Annotation]]:
     """Each paper's annotated passages, in the order they stand in the abstract."""
     grouped: dict[int, list[Annotation]] = defaultdict(list)
@@ -608,7 +634,7 @@ def load_papers(
     With a `member` (a team library), the note and rating are that member's own."""
     authors = names_by_paper(connection, _authors_of(ids))
     tags = _linked_names(connection, paper_tags_t, "tag_id", tags_t, ids)
-    shortlists = _linked_names(connection, entries_t, "shortlist_id", shortlists_t, ids)
+    shortlists = _shortlist_places(connection, ids)
     annotations = annotations_by_paper(connection, ids)
     notes: dict[int, str] = {}
     teams: dict[int, TeamValues] = {}
@@ -647,7 +673,8 @@ def load_papers(
             entry_type=row.entry_type,
             citation_key=row.citation_key,
             tags=tuple(tags.get(row.id, ())),
-            shortlists=tuple(shortlists.get(row.id, ())),
+            shortlists=tuple(name for name, _ in shortlists.get(row.id, ())),
+            shortlist_places=tuple(place for _, place in shortlists.get(row.id, ())),
             note=note,
             raw_fields=tuple(tuple(pair) for pair in json.loads(row.raw_fields or "[]")),
             annotations=tuple(annotations.get(row.id, ())),

@@ -148,3 +148,31 @@ def test_tags_an_import_gives_back_to_a_paper_are_searched(desk: Desk, tmp_path:
     assert report.added == report.merged == 0
     assert reading.paper(desk, ids[1]).tags == tuple(tags)
     assert ids[1] in searching.find_ids(desk, "tag:method/rl/offline").ids
+
+
+@pytest.mark.parametrize(("name", "format", "extension"), FORMATS, ids=[f[0] for f in FORMATS])
+def test_a_whole_library_export_keeps_each_shortlists_order(
+    desk: Desk, tmp_path: Path, name: str, format: str, extension: str
+) -> None:
+    """The papers of a whole-library export come in library order, not a shortlist's:
+    each paper carries its place in each of its shortlists, and the import puts it
+    back there (issue 24, item 8)."""
+    ids = [p.id for batch in desk._library.papers.iter_all() for p in batch][:8]
+    shortlists.create(desk, "Reading group", ids[:5])
+    shortlists.reorder(desk, "Reading group", [ids[3], ids[0], ids[4], ids[2], ids[1]])
+    shortlists.create(desk, "Thesis", [ids[7], ids[2], ids[5]])
+    keys = {paper_id: key_of(desk, paper_id) for paper_id in ids}
+    expected = {
+        shortlist: [keys[i] for i in searching.shortlist_ids(desk, shortlist)]
+        for shortlist in ("Reading group", "Thesis")
+    }
+    target = tmp_path / f"library{extension}"
+    options = exporting.Options(flavour=name if format == "bibtex" else "bibtex")
+    exporting.export(desk, Scope(), target, format, options)
+
+    with Desk.open(tmp_path / "empty") as empty:
+        importing.import_files(empty, [target])
+        assert {
+            shortlist: [key_of(empty, i) for i in searching.shortlist_ids(empty, shortlist)]
+            for shortlist in expected
+        } == expected
