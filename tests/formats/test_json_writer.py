@@ -15,7 +15,7 @@ from tests.factories import make_paper
 KEYS = [
     *("venue", "year", "title", "authors", "abstract", "url", "openreview_id", "doi", "arxiv"),
     *("citation_key", "title_is_derived", "status", "rating", "tags", "tag_colours"),
-    *("shortlists", "note"),
+    *("shortlists", "shortlist_places", "note"),
 ]
 
 
@@ -60,6 +60,7 @@ def test_array_in_the_corpus_keys_with_nulls_for_missing_values() -> None:
         "tags": ["graphs"],
         "tag_colours": {},
         "shortlists": [],
+        "shortlist_places": {},
         "note": "the user's note comes along",
     }
     assert objects[1] == dict.fromkeys(KEYS) | {
@@ -71,6 +72,7 @@ def test_array_in_the_corpus_keys_with_nulls_for_missing_values() -> None:
         "tags": [],
         "tag_colours": {},
         "shortlists": [],
+        "shortlist_places": {},
     }
 
 
