@@ -300,6 +300,7 @@ class Desk:
             self.catch_up_deferred()
         if self._promise is not None:
             self._promise.close()
+        self._follower.close()
         self._index.close()
         self._library.close()
 

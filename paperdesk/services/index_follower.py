@@ -13,6 +13,10 @@ generation the index fully reflects), so a program killed meanwhile leaves a sta
 index the next open rebuilds, or, for an import's papers recorded in the import's own
 transaction (`store/imports.py`, `pending_indexing`), indexes just those.
 
+A catch-up chunk of more than `APART_PAPERS` is re-indexed in a worker process
+(services/catch_up_process.py), so the window's process keeps its GIL for the GUI; a
+worker that dies is replaced, up to `WORKER_DEATHS` times, and its chunk redone here.
+
 The sets are touched by the writer thread and read by the reader thread (a search
 counts them): a lock guards them. Index writes happen under the library's write lock,
 held by the caller, never under this one.
@@ -20,18 +24,26 @@ held by the caller, never under this one.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 
 from paperdesk.core.changes import Changes
 from paperdesk.search.index import FullTextIndex
-from paperdesk.services import indexing
+from paperdesk.services import catch_up_process, indexing
+from paperdesk.services.worker_process import Restarts, WorkerDied, WorkerProcess, how_it_ended
 from paperdesk.store.library import Library
+
+log = logging.getLogger(__name__)
 
 #: Above this many papers a change is re-indexed after the call (`catch_up`), not in
 #: it: whoosh re-analyses a whole document to change one field, ~1 ms a paper, and a
 #: status set on 100,000 papers must not wait two minutes for that.
 BULK_PAPERS = 500
+#: A catch-up chunk of more papers than this is re-indexed in the worker process.
+APART_PAPERS = 50
+#: Deaths of the catch-up process after which the catch-up stays in this process.
+WORKER_DEATHS = 3
 
 
 class IndexFollower:
@@ -43,6 +55,8 @@ class IndexFollower:
         self._lock = threading.Lock()
         self._behind: set[int] = set()
         self._importing: set[int] = set()
+        self._worker: WorkerProcess | None = None
+        self._restarts = Restarts(WORKER_DEATHS)
 
     # ------------------------------------------------------------------ readers
 
@@ -91,8 +105,48 @@ class IndexFollower:
         if not waiting:
             return 0
         chunk = waiting[:limit] if limit is not None else waiting
-        self._sync(Changes(paper_ids=frozenset(chunk)))
+        worker = self._worker_for(len(chunk))
+        if worker is None:
+            self._sync(Changes(paper_ids=frozenset(chunk)))
+            return self.waiting()
+        with self._lock:
+            self._behind.difference_update(chunk)
+            others = bool(self._behind or self._importing)
+        try:
+            worker.call("update", chunk, not others)
+        except WorkerDied:
+            self._bury(worker)
+            self._sync(Changes(paper_ids=frozenset(chunk)))  # this one here, the next apart
+        except BaseException:
+            with self._lock:  # failed (a full disk): the chunk still waits
+                self._behind.update(chunk)
+            raise
         return self.waiting()
+
+    def _worker_for(self, papers: int) -> WorkerProcess | None:
+        """The catch-up process, started if needed; None for a small chunk, a library
+        with no database file (a team library), or after too many deaths."""
+        database = self._library.file
+        if papers <= APART_PAPERS or database is None or self._restarts.given_up:
+            return None
+        if self._worker is not None and self._worker.dead:
+            self._bury(self._worker)
+            return self._worker_for(papers)
+        if self._worker is None:
+            self._worker = catch_up_process.start(database, self._index.folder)
+        return self._worker
+
+    def _bury(self, worker: WorkerProcess) -> None:
+        """A catch-up process that died: said, counted; the next chunk starts another."""
+        worker.process.join(1.0)  # reaped, so its exit code is known
+        log.warning("the index catch-up's process ended (%s)", how_it_ended(worker.exit_code))
+        self._worker = None
+        self._restarts.died()
+
+    def close(self) -> int | None:
+        """End the catch-up process, if one runs; its exit code (0: it ended cleanly)."""
+        worker, self._worker = self._worker, None
+        return worker.close() if worker is not None else None
 
     def resume(self, paper_ids: list[int]) -> None:
         """Papers an earlier program's import stored but did not index: `catch_up`."""

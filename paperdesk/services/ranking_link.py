@@ -1,10 +1,10 @@
 """The window's (or the command line's) side of the ranking's process.
 
-`RankingLink` spawns one process (services/ranking_process.py; spawned, never forked: a
-fork of the GUI process would copy Qt's threads and locks mid-flight) and talks to it
-over one pipe. A reader thread receives what the process sends: answers to requests,
-and after every training every paper's score (`Ranked`), kept here so that "the next
-paper" and "in promise order" are read without asking the process anything.
+`RankingLink` spawns one process (services/ranking_process.py) through the one helper
+every worker process uses (services/worker_process.py). Its reader thread receives what
+the process sends: answers to requests, and after every training every paper's score
+(`Ranked`), kept here so that "the next paper" and "in promise order" are read without
+asking the process anything.
 
 Nothing here imports scikit-learn or SciPy (only NumPy): the process does.
 
@@ -15,31 +15,17 @@ called (the Promise then falls back to file order and starts another process).
 
 from __future__ import annotations
 
-import itertools
-import logging
-import threading
 from collections.abc import Callable, Collection, Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-log = logging.getLogger(__name__)
+from paperdesk.services.worker_process import WorkerDied, WorkerFailed, WorkerProcess
 
-#: How long closing waits for the process to end by itself before ending it.
-CLOSE_WAIT_S = 10.0
-
-
-class WorkerDied(RuntimeError):
-    """The ranking's process ended before answering."""
-
-
-class WorkerFailed(RuntimeError):
-    """The ranking's process answered a request with an error (it logged the details)."""
+__all__ = ["Ranked", "RankingLink", "WorkerDied", "WorkerFailed"]
 
 
 @dataclass(frozen=True)
@@ -122,116 +108,36 @@ class RankingLink:
         on_trained: Callable[[Ranked], None] | None = None,
         on_death: Callable[[RankingLink], None] | None = None,
     ) -> None:
-        context = get_context("spawn")
-        self._conn, child = context.Pipe()
-        self.process = context.Process(
-            target=_serve, args=(child, str(folder)), name="paperdesk-ranking", daemon=True
-        )
-        self.process.start()
-        child.close()
         self._on_trained = on_trained
-        self._on_death = on_death
-        self._lock = threading.Lock()
-        self._pending: dict[int, Future[Any]] = {}
-        self._numbers = itertools.count(1)
-        self._closing = False
         self._ids: np.ndarray | None = None
-        self.dead = False
         self.latest: Ranked | None = None
-        self._reader = threading.Thread(target=self._read, name="ranking-link", daemon=True)
-        self._reader.start()
+        self._worker = WorkerProcess(
+            _serve,
+            (str(folder),),
+            "paperdesk-ranking",
+            on_message=self._trained,
+            on_death=None if on_death is None else lambda _worker: on_death(self),
+        )
+        self.process = self._worker.process
+        self.call = self._worker.call
+        self.request = self._worker.request
+        self.send = self._worker.send
+        self.close = self._worker.close
 
     @property
     def pid(self) -> int | None:
-        return self.process.pid
+        return self._worker.pid
 
-    # ------------------------------------------------------------------ requests
+    @property
+    def dead(self) -> bool:
+        return self._worker.dead
 
-    def call(self, name: str, *args: object, timeout: float | None = None) -> Any:
-        """Ask the process and wait for its answer (WorkerDied, WorkerFailed, TimeoutError)."""
-        return self.request(name, *args).result(timeout)
-
-    def request(self, name: str, *args: object) -> Future[Any]:
-        future: Future[Any] = Future()
-        with self._lock:
-            if self.dead:
-                raise WorkerDied("the ranking's process has ended")
-            number = next(self._numbers)
-            self._pending[number] = future
-            self._send((number, name, args))
-        return future
-
-    def send(self, name: str, *args: object) -> None:
-        """Tell the process something that needs no answer."""
-        with self._lock:
-            if self.dead:
-                raise WorkerDied("the ranking's process has ended")
-            self._send((0, name, args))
-
-    def _send(self, message: tuple[Any, ...]) -> None:
-        try:
-            self._conn.send(message)
-        except (OSError, ValueError) as error:
-            raise WorkerDied(f"the ranking's process has ended ({error})") from None
-
-    # ------------------------------------------------------------------ the reader
-
-    def _read(self) -> None:
-        while True:
-            try:
-                message = self._conn.recv()
-            except (EOFError, OSError):
-                break
-            try:
-                self._receive(message)
-            except Exception:
-                log.exception("the ranking's answer could not be read")
-        with self._lock:
-            self.dead = True
-            pending, self._pending = self._pending, {}
-        for future in pending.values():
-            future.set_exception(WorkerDied("the ranking's process ended"))
-        if not self._closing and self._on_death is not None:
-            # Its pipe closes a moment before it is reaped: wait for that, or its exit
-            # code reads None (on this thread, never the window's).
-            self.process.join(timeout=1.0)
-            self._on_death(self)
-
-    def _receive(self, message: tuple[Any, ...]) -> None:
-        if message[0] == "trained":
-            _, version, ids, scores, kind = message
-            if ids is not None:
-                self._ids = ids
-            assert self._ids is not None
-            self.latest = Ranked(self._ids, scores, kind, version).prepare()
-            if self._on_trained is not None:
-                self._on_trained(self.latest)
-            return
-        answer, number, value = message
-        with self._lock:
-            future = self._pending.pop(number, None)
-        if future is None:
-            return
-        if answer == "error":
-            future.set_exception(WorkerFailed(value))
-        else:
-            future.set_result(value)
-
-    # ------------------------------------------------------------------ ending
-
-    def close(self, timeout: float = CLOSE_WAIT_S) -> int | None:
-        """Ask the process to end, wait for it, and return its exit code (0: it ended
-        by itself; a process that does not end in `timeout` is terminated)."""
-        self._closing = True
-        try:
-            self.call("close", timeout=timeout)
-        except (WorkerDied, WorkerFailed, TimeoutError):
-            pass
-        self.process.join(timeout)
-        if self.process.is_alive():
-            log.warning("the ranking's process did not end: terminating it")
-            self.process.terminate()
-            self.process.join(timeout)
-        self._reader.join(timeout)
-        self._conn.close()
-        return self.process.exitcode
+    def _trained(self, message: tuple[Any, ...]) -> None:
+        """After every training, on the reader thread: every paper's score."""
+        _, version, ids, scores, kind = message
+        if ids is not None:
+            self._ids = ids
+        assert self._ids is not None
+        self.latest = Ranked(self._ids, scores, kind, version).prepare()
+        if self._on_trained is not None:
+            self._on_trained(self.latest)

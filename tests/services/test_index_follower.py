@@ -3,6 +3,8 @@ tell what changed and readers ask how far behind the index is."""
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 
 import pytest
@@ -115,4 +117,37 @@ def test_a_reader_thread_counts_while_the_writer_changes_and_catches_up(desk: De
     assert not errors
     assert max(seen) > 0 and all(0 <= n <= len(ids) for n in seen)
     assert desk._follower.behind() == 0
+    assert _read(desk) == set(ids)
+
+
+@pytest.fixture
+def apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks of more than 2 papers are re-indexed in the catch-up process."""
+    monkeypatch.setattr(index_follower, "APART_PAPERS", 2)
+
+
+def test_the_catch_up_runs_in_a_worker_process(desk: Desk, apart: None) -> None:
+    ids = _bulk(desk)
+    assert desk.catch_up_deferred(10) == len(ids) - 10
+    worker = desk._follower._worker
+    assert worker is not None and worker.pid != os.getpid() and not worker.dead
+    assert desk.catch_up_deferred() == 0
+    assert _read(desk) == set(ids)  # this process's searches see the worker's commits
+    assert desk._index.why_stale(desk._library.generation()) is None
+    assert desk._follower.close() == 0
+
+
+@pytest.mark.logs_warnings
+def test_a_chunk_whose_catch_up_process_was_killed_is_indexed_all_the_same(
+    desk: Desk, apart: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    ids = _bulk(desk)
+    desk.catch_up_deferred(10)
+    worker = desk._follower._worker
+    assert worker is not None and worker.pid is not None
+    os.kill(worker.pid, signal.SIGKILL)
+    worker.process.join(30)
+    assert desk.catch_up_deferred(10) == len(ids) - 20
+    assert "killed by SIGKILL" in caplog.text
+    assert desk.catch_up_deferred() == 0
     assert _read(desk) == set(ids)
