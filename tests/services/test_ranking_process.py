@@ -86,7 +86,7 @@ def test_a_dead_process_means_file_order_a_notice_and_a_restart(
     assert last is not None
     _kill(promise)
     assert promise.deaths == MAX_DEATHS and "3 times" in notices[-1]
-    last._reader.join(60)  # its death handled whole: a restart would have begun by now
+    last._worker._reader.join(60)  # its death handled whole: a restart would have begun by now
     assert promise.link() is None and promise.latest() is None
     assert promise.best(candidates) is None  # file order for good
     assert promise.order([3, 2, 1]) == [3, 2, 1]
