@@ -108,6 +108,18 @@ BY_SORT_KEY: dict[str, Field] = {f.sort_key: f for f in FIELDS if f.sort_key is 
 DEFAULT_QUERY_FIELD = "text"
 
 
+#: Names earlier versions wrote for a paper's data, by the one name `--json`, CSV, JSON
+#: and the backup now all use; a file in the old form is read by them unchanged.
+FORMER_NAMES: dict[str, str] = {"openreview_id": "openreview", "derived_title": "title_is_derived"}
+
+
+def current_names(item: dict[str, object]) -> dict[str, object]:
+    """A file's object with each former name read as its field's name (a name the
+    object also holds under the new name keeps the new one's value)."""
+    renamed = {FORMER_NAMES.get(name, name): value for name, value in item.items()}
+    return renamed | {name: value for name, value in item.items() if name not in FORMER_NAMES}
+
+
 def sort_keys() -> tuple[str, ...]:
     """Every way to order papers, relevance first (the CLI's `--sort` choices)."""
     return (RELEVANCE, PROMISE, *BY_SORT_KEY)

@@ -71,7 +71,8 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "shortlists": ("shortlists",),
     "shortlist_places": ("shortlist places",),
     "note": ("note", "notes"),
-    "derived_title": ("derived title",),
+    # `derived_title` is the column's name before one name per field (core.fields)
+    "title_is_derived": ("title is derived", "derived title"),
 }
 # No header names that many characters of columns; longer first lines are no table.
 MAX_HEADER_CHARS = 10_000
@@ -117,7 +118,7 @@ def read_csv(text: str, file_name: str) -> ReadResult:
                 authors=split_authors(values.get("authors", "")),
                 venue=to_plain(values.get("venue", "")) or None,
                 year=year,
-                title_is_derived=is_true(values.get("derived_title", "")),
+                title_is_derived=is_true(values.get("title_is_derived", "")),
                 ids=identifiers_from(
                     doi=values.get("doi"),
                     arxiv=values.get("arxiv"),

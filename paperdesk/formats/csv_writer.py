@@ -16,7 +16,7 @@ Columns, in this order (`COLUMNS`):
     shortlists     "Reading group; Thesis"
     shortlist_places  "Reading group=3; Thesis=1": the paper's place in each shortlist
     note           the user's note, as written (Markdown, line breaks kept)
-    derived_title  "yes" when the title was derived from the abstract
+    title_is_derived  "yes" when the title was derived from the abstract
     doi, url, arxiv, openreview
     abstract       as stored, LaTeX and Markdown included: it is data, and a reader of
                    the cell can still tell `$x_1$` from x1
@@ -54,7 +54,7 @@ COLUMNS = (
     "shortlists",
     "shortlist_places",
     "note",
-    "derived_title",
+    "title_is_derived",
     "doi",
     "url",
     "arxiv",

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from paperdesk.core.errors import FormatError
+from paperdesk.core.fields import current_names
 from paperdesk.core.identifiers import identifiers_from
 from paperdesk.core.models import PaperRecord, UserData
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
@@ -197,7 +198,8 @@ def _array_items(text: str, file_name: str) -> Iterator[tuple[int, Any]]:
         raise FormatError(file_name, "not valid JSON: text after the closing ']'")
 
 
-def _record(item: dict[str, Any], line: int, warn: Warn) -> PaperRecord | None:
+def _record(source: dict[str, Any], line: int, warn: Warn) -> PaperRecord | None:
+    item = current_names(source)  # the corpus's and earlier exports' `openreview_id`
     title = _text(item.get("title"))
     if not title:
         return None
@@ -213,11 +215,11 @@ def _record(item: dict[str, Any], line: int, warn: Warn) -> PaperRecord | None:
         ids=identifiers_from(
             doi=_optional(item.get("doi")),
             arxiv=_optional(item.get("arxiv") or item.get("arxiv_id")),
-            openreview=_optional(item.get("openreview_id") or item.get("openreview")),
+            openreview=_optional(item.get("openreview")),
             url=_optional(item.get("url")),
         ),
         entry_type=_optional(item.get("entry_type")),
-        raw_fields=tuple((key, _raw(value)) for key, value in item.items() if value is not None),
+        raw_fields=tuple((key, _raw(value)) for key, value in source.items() if value is not None),
         line=line,
         citation_key=_optional(item.get("citation_key")),
         user=_user_data(item, warn),

@@ -1,7 +1,8 @@
 """Writing papers as a JSON array or JSON Lines in the keys of the shared corpus.
 
 This is the interchange format for scripts and other tools (`venue, year, title,
-authors, abstract, url, openreview_id, doi, arxiv`), followed by the paper's key and
+authors, abstract, url, openreview, doi, arxiv`; the corpus's `openreview_id` is read
+as `openreview`), followed by the paper's key and
 the user's data (`citation_key, title_is_derived, status, rating, tags, tag_colours,
 shortlists, shortlist_places, note`), which json_reader reads back; a team library's
 papers add `team`, every member's rating and note (formats/team_json.py), `rating`
@@ -91,7 +92,7 @@ def json_record(
         "authors": [protect_markup(name) for name in paper.authors],
         "abstract": paper.abstract,
         "url": ids.url,
-        "openreview_id": ids.openreview,
+        "openreview": ids.openreview,
         "doi": ids.doi,
         "arxiv": ids.arxiv,
         "citation_key": paper.citation_key,

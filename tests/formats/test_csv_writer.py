@@ -57,7 +57,7 @@ def test_every_column_of_a_paper():
         "shortlists": "Reading group; Thesis",
         "shortlist_places": "Reading group=3; Thesis=1",
         "note": 'Line one, with "quotes"\nline two; and a comma, too',
-        "derived_title": "yes",
+        "title_is_derived": "yes",
         "doi": "10.1/x",
         "url": "https://example.org/a,b",
         "arxiv": "",

@@ -13,7 +13,7 @@ from tests.conftest import lines_of
 from tests.factories import make_paper
 
 KEYS = [
-    *("venue", "year", "title", "authors", "abstract", "url", "openreview_id", "doi", "arxiv"),
+    *("venue", "year", "title", "authors", "abstract", "url", "openreview", "doi", "arxiv"),
     *("citation_key", "title_is_derived", "status", "rating", "tags", "tag_colours"),
     *("shortlists", "shortlist_places", "note"),
 ]
@@ -50,7 +50,7 @@ def test_array_in_the_corpus_keys_with_nulls_for_missing_values() -> None:
         "authors": ["Tim Rocktäschel", "Yi Sun"],
         "abstract": 'Raw $x_1$ and \\emph{markup}\n\nwith "quotes"',
         "url": "https://x.org",
-        "openreview_id": "Abc-123_x",
+        "openreview": "Abc-123_x",
         "doi": "10.1234/abc.5",
         "arxiv": "2401.01234",
         "citation_key": "rocktaschel2025uber",
