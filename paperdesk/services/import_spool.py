@@ -2,8 +2,9 @@
 
 A plan is made before it is written (services/import_plan.py), and 100,000 new papers
 held as objects until then were most of an import's 1.4 GB. Here they go to a
-temporary file a chunk at a time, as `marshal`led tuples of plain values (about 10x
-faster than pickling the dataclasses), and come back a chunk at a time for the commit.
+temporary file a chunk at a time, as `marshal`led tuples of plain values in the order
+of their dataclasses' fields (about 10x faster than pickling the dataclasses), and
+come back a chunk at a time for the commit.
 Looking one up by its place (an entry merging into an earlier entry of the file) reads
 its chunk back; that is rare, and the last chunk read is kept.
 """
@@ -14,9 +15,12 @@ import marshal
 import tempfile
 import weakref
 from collections.abc import Iterator
+from dataclasses import fields
+from datetime import datetime
 from typing import IO, Any
 
 from paperdesk.core.models import Identifiers, PaperRecord, Status, UserData
+from paperdesk.core.team_values import MemberNote, TeamValues
 from paperdesk.store.imports import NewPaper
 
 #: Papers per chunk written to (and read from) the file.
@@ -108,58 +112,53 @@ class NewPaperSpool:
         return [_unpacked(values) for values in marshal.loads(file.read(size))]
 
 
+# What is spooled of a paper, named by its dataclasses' own fields: a field added to
+# PaperRecord or UserData is spooled with no list here to keep (marshal refuses a value
+# it cannot write, so a new kind of value fails loudly).
+_RECORD = tuple(f.name for f in fields(PaperRecord))
+_IDS = tuple(f.name for f in fields(Identifiers))
+_USER = tuple(f.name for f in fields(UserData))
+
+
 def _packed(paper: NewPaper) -> tuple[Any, ...]:
-    record, ids, user = paper.record, paper.record.ids, paper.record.user
-    return (
-        dict(paper.keys),
-        paper.citation_key,
-        record.title,
-        record.abstract,
-        record.authors,
-        record.venue,
-        record.year,
-        record.title_is_derived,
-        (ids.doi, ids.arxiv, ids.openreview, ids.url),
-        record.entry_type,
-        record.raw_fields,
-        record.line,
-        record.citation_key,
-        (
-            user.tags,
-            user.tag_colours,
-            user.note,
-            user.rating,
-            None if user.status is None else user.status.value,
-            user.shortlists,
-            user.shortlist_places,
-        ),
+    record = paper.record
+    values = {name: getattr(record, name) for name in _RECORD}
+    values["ids"] = tuple(getattr(record.ids, name) for name in _IDS)
+    values["user"] = tuple(_packed_user(record.user)[name] for name in _USER)
+    return dict(paper.keys), paper.citation_key, tuple(values[name] for name in _RECORD)
+
+
+def _packed_user(user: UserData) -> dict[str, Any]:
+    values = {name: getattr(user, name) for name in _USER}
+    values["status"] = None if user.status is None else user.status.value
+    team = user.team
+    values["team"] = (
+        None
+        if team is None
+        else (
+            team.ratings,
+            tuple((n.member, n.body, n.when.isoformat() if n.when else None) for n in team.notes),
+            team.reader,
+        )
     )
+    return values
 
 
 def _unpacked(values: tuple[Any, ...]) -> NewPaper:
-    (keys, key, title, abstract, authors, venue, year, derived, ids, entry_type, raw, line,
-     own_key, user) = values  # fmt: skip
-    tags, colours, note, rating, status, shortlists, places = user
-    record = PaperRecord(
-        title=title,
-        abstract=abstract,
-        authors=authors,
-        venue=venue,
-        year=year,
-        title_is_derived=derived,
-        ids=Identifiers(*ids),
-        entry_type=entry_type,
-        raw_fields=raw,
-        line=line,
-        citation_key=own_key,
-        user=UserData(
-            tags,
-            colours,
-            note,
-            rating,
-            None if status is None else Status(status),
-            shortlists,
-            places,
-        ),
-    )
-    return NewPaper(record, keys, key)
+    keys, key, packed = values
+    record = dict(zip(_RECORD, packed, strict=True))
+    record["ids"] = Identifiers(**dict(zip(_IDS, record["ids"], strict=True)))
+    user = dict(zip(_USER, record["user"], strict=True))
+    user["status"] = None if user["status"] is None else Status(user["status"])
+    if user["team"] is not None:
+        ratings, notes, reader = user["team"]
+        user["team"] = TeamValues(
+            ratings,
+            tuple(
+                MemberNote(member, body, datetime.fromisoformat(when) if when else None)
+                for member, body, when in notes
+            ),
+            reader,
+        )
+    record["user"] = UserData(**user)
+    return NewPaper(PaperRecord(**record), keys, key)

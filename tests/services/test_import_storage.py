@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import Cancelled
 from paperdesk.core.models import Identifiers, PaperRecord, Status, UserData
+from paperdesk.core.team_values import MemberNote, TeamValues
 from paperdesk.services import editing, import_spool, importing, indexing, searching, tagging
 from paperdesk.services.desk import Desk
 from paperdesk.services.import_spool import NewPaperSpool
@@ -68,7 +70,18 @@ def test_the_spool_gives_back_every_paper_in_order_by_chunk_and_by_place() -> No
                 ids=Identifiers(doi=f"10.1/{n}"),
                 raw_fields=(("pages", str(n)),),
                 line=n,
-                user=UserData(tags=("rl",), status=Status.TO_READ) if n % 2 else UserData(),
+                user=UserData(
+                    tags=("rl",),
+                    status=Status.TO_READ,
+                    shortlists=("Reading group",),
+                    shortlist_places=(("Reading group", n),),
+                    # a team library's export: everyone's values come back too
+                    team=TeamValues(
+                        (("alice", 4),), (MemberNote("bob", "why", datetime(2025, 1, n + 1)),)
+                    ),
+                )
+                if n % 2
+                else UserData(),
             ),
             {"fingerprint": f"f{n}"},
             f"key{n}" if n % 3 else None,
