@@ -12,10 +12,15 @@ Measures, on the corpus (13,417 papers) or a replica of it (100,000):
   matrix and the model: services/ranking_process.py). When this script is the main
   module, the spawned ranking process imports it too (PySide6 included, never run):
   a few tens of MB more there than under `paperdesk`.
+With --heartbeat, instead: a user's whole triage as the window lives it, watched by a
+5 ms heartbeat on the GUI thread (issue 21: no block over 50 ms): entering triage on a
+library whose ranking has never run, the first model arriving, the decisions, leaving,
+and entering again; per phase the longest block and the blocks over 50 ms. Where the GUI
+thread spends its time: run it under `py-spy record --threads -f raw` (docs/triage.md).
 Prints figures; not a test. The library is built once (bench_gui.build_library) and kept
 in bench/out/. Usage (run it niced: it loads both cores):
     QT_QPA_PLATFORM=offscreen nice -n 10 python bench/bench_triage.py [--papers 13417]
-        [--library DIR] [--decisions 60] [--read-ms 1000]
+        [--library DIR] [--decisions 60] [--read-ms 1000] [--heartbeat]
 """
 
 from __future__ import annotations
@@ -58,6 +63,7 @@ def main() -> None:
         help="time spent reading each paper before deciding (3,300 abstracts in an "
         "afternoon is about 4 s each); the search index catches up meanwhile",
     )
+    parser.add_argument("--heartbeat", action="store_true", help="a whole triage's GUI blocks")
     args = parser.parse_args()
     built = args.library or OUT / f"library-{args.papers}"
     build_library(built, args.papers)
@@ -68,6 +74,10 @@ def main() -> None:
     app = application()
     settings = QSettings(str(Path(copies.name) / "bench.ini"), QSettings.Format.IniFormat)
     window = open_window(app, folder, settings)
+    if args.heartbeat:
+        heartbeat(app, window, args.decisions, args.read_ms)
+        copies.cleanup()
+        return
     desk = window.desk
     assert desk is not None
     print(f"library: {desk._library.papers.count():,} papers", flush=True)
@@ -150,6 +160,91 @@ def main() -> None:
     window.close()
     print(f"ranking process exit code             {promise.exit_code}")
     copies.cleanup()
+
+
+def heartbeat(app, window, decisions: int, read_ms: int) -> None:
+    """A whole triage watched by the heartbeat, phase by phase (see the module's doc)."""
+    desk = window.desk
+    print(f"library: {desk._library.papers.count():,} papers; ranking never run on it", flush=True)
+    view = window.triage.view
+    view.header.order.setCurrentIndex(view.header.order.findData(Order.PROMISE.value))
+    shown: list[object] = []
+    view.session.paper_shown.connect(shown.append)
+    phase = ["idle"]
+    watch = BlockWatch(lambda: phase[0], block_s=0.05)
+    longest: dict[str, float] = {}
+    longest_cpu: dict[str, float] = {}
+    per_decision: list[float] = []
+    per_decision_cpu: list[float] = []
+
+    def pause(seconds: float) -> None:
+        ends = time.perf_counter() + seconds
+        wait_for(app, lambda: time.perf_counter() > ends)
+
+    def during(name: str, work) -> None:
+        phase[0] = name
+        watch.longest = watch.longest_cpu = 0.0
+        work()
+        longest[name] = max(longest.get(name, 0.0), watch.longest)
+        longest_cpu[name] = max(longest_cpu.get(name, 0.0), watch.longest_cpu)
+
+    def model_arrived() -> bool:
+        promise = desk.promise_if_started()
+        ranked = promise.latest() if promise is not None else None
+        return ranked is not None and ranked.kind is not None
+
+    def decide() -> None:
+        for n in range(decisions):
+            before, watch.longest, watch.longest_cpu = len(shown), 0.0, 0.0
+            QTest.keyClick(view, Qt.Key.Key_S if n % 5 == 0 else Qt.Key.Key_X)
+            wait_for(app, lambda before=before: len(shown) > before)
+            pause(read_ms / 1000)
+            per_decision.append(watch.longest)
+            per_decision_cpu.append(watch.longest_cpu)
+        longest["deciding"], longest_cpu["deciding"] = max(per_decision), max(per_decision_cpu)
+
+    def leave() -> None:
+        listed: list[bool] = []
+        window.search_applied.connect(lambda: listed.append(True))
+        window.triage.leave()
+        wait_for(app, lambda: bool(listed))
+        pause(2)
+
+    def enter() -> None:
+        before = len(shown)
+        window.triage.enter()
+        wait_for(app, lambda: len(shown) > before)
+        pause(2)
+
+    watch.start()
+    during("idle", lambda: pause(2))
+    during("entering", lambda: wait_for(app, lambda: (window.triage.enter(), bool(shown))[1]))
+    # A keep gives the model its first positive example; the first model follows.
+    during("first keep", lambda: (QTest.keyClick(view, Qt.Key.Key_S), pause(read_ms / 1000)))
+    during("first model", lambda: (wait_for(app, model_arrived), pause(2)))
+    phase[0] = "deciding"
+    decide()
+    during("leaving", leave)
+    during("re-entry", enter)
+    watch.stop()
+    print(f"load average (1 min) at the end: {os.getloadavg()[0]:.1f}")
+    print("  phase         longest block: wall / GUI-thread CPU   blocks > 50 ms: wall / CPU")
+    for name, block in longest.items():
+        over = sum(1 for p, _, _ in watch.blocks if p == name)
+        over_cpu = sum(1 for p, _, _ in watch.cpu_blocks if p == name)
+        print(
+            f"  {name:<12} {block * 1000:9.1f} / {longest_cpu[name] * 1000:7.1f} ms"
+            f"{over:21d} / {over_cpu}"
+        )
+    print(
+        f"  per decision ({decisions}, {read_ms} ms reading each), longest block: median"
+        f" {statistics.median(per_decision) * 1000:.1f} ms wall,"
+        f" {statistics.median(per_decision_cpu) * 1000:.1f} ms CPU"
+    )
+    watch.print_blocks("by phase (wall)")
+    for name, at, cpu in watch.cpu_blocks:
+        print(f"  GUI-thread CPU block in {name}: {cpu * 1000:.0f} ms at {at:.1f} s")
+    window.close()
 
 
 if __name__ == "__main__":
