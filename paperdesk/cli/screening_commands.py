@@ -7,7 +7,6 @@ import argparse
 from pathlib import Path
 
 from paperdesk.cli.output import print_json
-from paperdesk.core.scope import Scope
 from paperdesk.services import labelled, screenings
 from paperdesk.services.desk import Desk
 
@@ -23,10 +22,7 @@ def cmd_screenings(desk: Desk, args: argparse.Namespace) -> int:
         print(f"{count:,} papers written to {args.file} with {labelled.LABEL}")
         return 0
     if action == "import":
-        # A new screening goes through the whole library the labelled papers join.
-        new = not screenings.exists(desk, args.name)
-        screening = screenings.start(desk, args.name, scope=Scope() if new else None)
-        count, _changes = labelled.read_into(desk, screening, Path(args.file))
+        screening, count, _changes = labelled.import_into(desk, args.name, Path(args.file))
         print(f"{count:,} labels from {args.file} recorded in screening {screening.name!r}")
         return 0
     lines = screenings.summaries(desk)

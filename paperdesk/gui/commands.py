@@ -20,7 +20,15 @@ from PySide6.QtGui import QGuiApplication
 from paperdesk.core.links import pdf_url
 from paperdesk.core.models import Overview, Paper, ShortlistInfo, Status, TagInfo
 from paperdesk.core.scope import Kind, Scope
-from paperdesk.gui.actions import highlights, history, papers, searches, shortlists, tags
+from paperdesk.gui.actions import (
+    highlights,
+    history,
+    labelled,
+    papers,
+    searches,
+    shortlists,
+    tags,
+)
 from paperdesk.gui.duplicates_dialog import DuplicatesDialog
 from paperdesk.gui.links import open_link, paper_links
 from paperdesk.gui.operations import Operations
@@ -329,8 +337,22 @@ class Commands:
                     tags.delete_tag(operations, name)
             case "delete-saved-search":
                 searches.delete_search(operations, name)
+            case "resume-screening":
+                sidebar.screening_chosen.emit(name)
+            case "export-labels":
+                title = f"Export the labels of {name}"
+                if path := ask.save_path(title, f"{name}.csv", labelled.FILE_FILTER):
+                    labelled.export_labels(operations, name, path, self._say)
+            case "import-labels":
+                into = name or ask.text("Import Labelled Dataset", "Name of the new screening:")
+                title = f"Import labels into {into}"
+                if into and (path := ask.open_path(title, labelled.FILE_FILTER)):
+                    labelled.import_labels(operations, into, path)
             case _:
                 log.warning("unknown sidebar command %s", command)
+
+    def _say(self, message: str) -> None:
+        self.panes.tell(message, 5000)
 
     # --- triage: marked passages, promise, statistics (issue 10) ---------------------
     def highlight_passage(self) -> None:

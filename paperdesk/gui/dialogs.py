@@ -180,6 +180,16 @@ class Asker:
         )
         return Path(folder) if folder else None
 
+    def open_path(self, title: str, file_filter: str) -> Path | None:
+        """One file to read, starting in the folder imports came from last."""
+        name, _ = QFileDialog.getOpenFileName(
+            self._parent, title, str(self.import_folder()), f"{file_filter};;All files (*)"
+        )
+        if not name:
+            return None
+        self._settings.setValue(IMPORT_FOLDER_KEY, str(Path(name).parent))
+        return Path(name)
+
     def import_paths(self) -> list[Path]:
         patterns = " ".join(f"*{extension}" for extension in sorted(EXTENSIONS))
         names, _ = QFileDialog.getOpenFileNames(

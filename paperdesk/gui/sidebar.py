@@ -384,6 +384,13 @@ class Sidebar(SidebarView):
                 add("Delete tag", "delete-tag")
         elif kind == Kind.SAVED:
             add("Delete saved search", "delete-saved-search")
+        elif section == SCREENING:
+            if kind == SCREENING:
+                add("Resume in Triage", "resume-screening")
+                add("Export Labelled Dataset…", "export-labels")
+                add("Import Labelled Dataset…", "import-labels")
+            else:
+                add("Import Labelled Dataset as a New Screening…", "import-labels", "")
         return menu
 
 

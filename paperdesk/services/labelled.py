@@ -17,6 +17,7 @@ from pathlib import Path
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import FormatError, InvalidValueError
 from paperdesk.core.models import Paper, PaperRecord
+from paperdesk.core.scope import Scope
 from paperdesk.core.screening import Screening
 from paperdesk.core.triage import Decision
 from paperdesk.formats.atomic import atomic_open
@@ -100,13 +101,23 @@ def read_into(desk: Desk, screening: Screening, path: Path) -> tuple[int, Change
     if not decisions:
         return 0, report.changes
     changes = desk._library.triage.decide_many(
-        f"Labels from {path.name} into {screening.name}",
+        f"{len(decisions):,} labels from {path.name} recorded in {screening.name}",
         list(decisions.values()),
         screening.shortlist,
         screening.id,
         blind=screening.blind,
     )
     return len(decisions), synced(desk, changes).merged_with(report.changes)
+
+
+def import_into(desk: Desk, name: str, path: Path) -> tuple[Screening, int, Changes]:
+    """Import a labelled dataset into the screening of this name (`read_into`); a new
+    one goes through the whole library, which the labelled papers join. (screening,
+    labels recorded, changes)."""
+    new = not screenings.exists(desk, name)
+    screening = screenings.start(desk, name, scope=Scope() if new else None)
+    count, changes = read_into(desk, screening, path)
+    return screening, count, changes
 
 
 def _cells(paper: Paper) -> list[str]:

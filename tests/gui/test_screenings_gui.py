@@ -4,6 +4,7 @@ scope; the sidebar lists the screenings."""
 
 from __future__ import annotations
 
+import csv
 import html
 import itertools
 from datetime import datetime, timedelta
@@ -175,3 +176,48 @@ def test_a_discard_carries_a_reason_picked_by_key_or_typed_new(qtbot, window) ->
     stored = screenings.named(window.desk, "Triage")
     assert stored.reasons == ("off topic",)
     assert screenings.prisma(window.desk, stored).excluded_by_reason == (("off topic", 2),)
+
+
+def test_a_screening_exports_and_imports_a_labelled_dataset_from_the_sidebar(
+    qtbot, window, tmp_path, monkeypatch
+) -> None:
+    """Issue 21 item 10 in the window: the sidebar's Screenings entries export a
+    screening's decisions as an ASReview-style labelled dataset and import one into a
+    new screening (it was CLI only), off the GUI thread."""
+    view = enter_triage(qtbot, window)
+    view.header.screening.setCurrentText("Robots")
+    seed(qtbot, view, "robot")
+    kept = view.session.paper.id
+    decided(qtbot, window, view, Qt.Key.Key_S)
+    discarded = view.session.paper.id
+    decided(qtbot, window, view, Qt.Key.Key_X)
+    qtbot.keyClick(view, Qt.Key.Key_Escape)
+    sidebar = window.sidebar
+    offered = [a.text() for a in sidebar.menu_for("screening", "Robots").actions()]
+    assert "Export Labelled Dataset…" in offered and "Import Labelled Dataset…" in offered
+
+    target = tmp_path / "robots.csv"
+    monkeypatch.setattr(window.commands.panes.ask, "save_path", lambda *_: target)
+    export = next(
+        a for a in sidebar.menu_for("screening", "Robots").actions() if "Export" in a.text()
+    )
+    export.trigger()
+    qtbot.waitUntil(lambda: "written to robots.csv" in window.statusBar().currentMessage())
+    with target.open(encoding="utf-8", newline="") as stream:
+        rows = list(csv.DictReader(stream))
+    labels = {row["title"]: row["label_included"] for row in rows}
+    papers = window.desk._library.papers
+    assert labels[papers.get(kept).title] == "1"
+    assert labels[papers.get(discarded).title] == "0"
+
+    monkeypatch.setattr(window.commands.panes.ask, "text", lambda *_: "Robots again")
+    monkeypatch.setattr(window.commands.panes.ask, "open_path", lambda *_: target)
+    section = sidebar.menu_for("section", "screening").actions()
+    with qtbot.waitSignal(window.changes_applied, timeout=60_000):  # an import, slow loaded
+        next(a for a in section if "Import" in a.text()).trigger()
+    qtbot.waitUntil(lambda: sidebar._index_of_entry("screening", "Robots again") is not None)
+    entry = sidebar._index_of_entry("screening", "Robots again")
+    assert entry.siblingAtColumn(1).data() == "2"
+    assert "2 labels from robots.csv recorded in Robots again" in (
+        window.statusBar().currentMessage()
+    )
