@@ -187,16 +187,19 @@ class Desk:
         """How many papers' search documents wait for `catch_up_deferred`."""
         return self._follower.waiting()
 
-    def catch_up_with_others(self, progress: Callable[[int, int], None] | None = None) -> int:
+    def catch_up_with_others(
+        self, progress: Callable[[int, int], None] | None = None, generation: int | None = None
+    ) -> int:
         """Re-index what other clients changed in a team library since this machine's
         index last caught up (services/team_index.py); returns how many papers.
 
-        One query when nothing changed, so searches call it every time.
+        One query when nothing changed (none when the caller read the `generation`), so
+        searches call it every time.
         """
         if not self._library.shared:
             return 0
         with self.lock.hold(self.on_wait):  # this machine's programs share the index
-            return team_index.catch_up(self._library, self._index, progress)
+            return team_index.catch_up(self._library, self._index, progress, generation)
 
     @contextmanager
     def writing(self, progress: Callable[[int, int], None] | None = None) -> Iterator[None]:

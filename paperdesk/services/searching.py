@@ -65,12 +65,14 @@ def find_ids(
     the text being typed in a search field, part of `query`; its last word also finds
     longer words (search as you type).
     """
-    total = desk._library.papers.count()
     orders = column_orders.of(desk._library)
     if not query or not query.strip():
         key = "added" if sort == fields.RELEVANCE else sort
+        total = desk._library.papers.count()
         return SearchResult(orders.order(desk._library, key, descending), total, None, ())
-    desk.catch_up_with_others()  # a team library: others' tags are searchable at once
+    total, generation = desk._library.papers.count_and_generation()
+    # A team library: others' tags are searchable at once.
+    desk.catch_up_with_others(generation=generation)
     ranked = sort == fields.RELEVANCE
     hits = desk._index.search(query, ranked=ranked, typed=typed)  # scored only if ranked
     ids = hits.ids

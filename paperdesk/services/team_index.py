@@ -44,15 +44,19 @@ def caught_up_to(index: FullTextIndex) -> int | None:
 
 
 def catch_up(
-    library: Library, index: FullTextIndex, progress: Callable[[int, int], None] | None = None
+    library: Library,
+    index: FullTextIndex,
+    progress: Callable[[int, int], None] | None = None,
+    generation: int | None = None,
 ) -> int:
     """Bring the local index up to the library's generation; returns the papers re-indexed.
 
-    The generation is read first: every change up to it is committed and logged, so
-    the papers read after it are at least that new (a later change read early is
-    indexed again at the next catch-up, never missed).
+    The generation is read first (or given: `generation`, just read by the caller):
+    every change up to it is committed and logged, so the papers read after it are at
+    least that new (a later change read early is indexed again at the next catch-up,
+    never missed).
     """
-    target = library.generation()
+    target = library.generation() if generation is None else generation
     cursor = caught_up_to(index)
     if cursor == target:
         return 0

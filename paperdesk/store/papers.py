@@ -48,6 +48,7 @@ from paperdesk.store.tables import (
     generated_keys_t,
     insert_missing,
     member_values_t,
+    meta_t,
     not_duplicates_t,
     notes_t,
     now,
@@ -109,6 +110,15 @@ class PaperStore(SubStore):
     def count(self) -> int:
         with self._db.read() as connection:
             return int(connection.scalar(select(func.count()).select_from(papers_t)) or 0)
+
+    def count_and_generation(self) -> tuple[int, int]:
+        """How many papers, and the generation (Database.generation), in one statement:
+        a search needs both, and on a team library each statement is a round trip."""
+        count = select(func.count()).select_from(papers_t).scalar_subquery()
+        generation = select(meta_t.c.value).where(meta_t.c.key == "generation")
+        with self._db.read() as connection:
+            row = connection.execute(select(count, generation.scalar_subquery())).one()
+        return int(row[0] or 0), int(row[1] or 0)
 
     def get(self, paper_id: int) -> Paper:
         found = self.get_many([paper_id])
