@@ -11,9 +11,11 @@ read-only, as the index workers do (services/index_pool.py).
 The plan comes back through a temporary file: the new papers as the spool writes
 them (services/import_spool.py), then the rest of the plan pickled, then where that
 starts. The caller opens the file, removes its name at once (the open file stays
-readable until the plan is dropped), and removes it also when anything fails. A
-worker that dies (killed, out of memory) leaves a one-line error in the file's report
-and the library as it was: planning writes nothing.
+readable until the plan is dropped), and removes it also when anything fails. The
+process is started and spoken to by the one helper of every worker process
+(services/worker_process.py): progress comes unasked, "stop" cancels, the answer to
+"plan" says how it ended. A worker that dies (killed, out of memory) leaves a one-line
+error in the file's report and the library as it was: planning writes nothing.
 """
 
 from __future__ import annotations
@@ -22,12 +24,12 @@ import contextlib
 import os
 import pickle
 import queue
-import signal
 import struct
 import tempfile
 import time
 from collections.abc import Callable
-from multiprocessing import get_context
+from concurrent.futures import wait
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,7 @@ from paperdesk.services.desk import Desk
 from paperdesk.services.import_plan import FilePlan, Progress
 from paperdesk.services.import_report import FileReport
 from paperdesk.services.import_spool import NewPaperSpool
+from paperdesk.services.worker_process import WorkerDied, WorkerProcess, how_it_ended, serve
 from paperdesk.store.library import Library
 
 #: A file this large, or a library this large, is planned in a process of its own;
@@ -82,78 +85,63 @@ def plan_apart(
     cancelled: Callable[[], bool] | None = None,
 ) -> FilePlan:
     """Plan `path` against the library in the SQLite file `database`, in a spawned
-    process. Cancelled when `cancelled()` turns true; a worker's error is raised here;
-    a worker that died leaves the error in the plan's report."""
-    context = get_context("spawn")
-    messages = context.Queue()
-    stop = context.Event()
+    process (services/worker_process.py). Cancelled when `cancelled()` turns true; a
+    worker's error is raised here; a worker that died leaves the error in the plan's
+    report."""
     handle, name = tempfile.mkstemp(prefix="paperdesk-plan-", suffix=".tmp")
     os.close(handle)
     plan_path = Path(name)
-    worker = context.Process(
-        target=_work,
-        args=(str(database), str(path), name, messages, stop, os.getpid()),
+    # Progress comes on the worker's reader thread; it is passed on from this one.
+    reports: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+    worker = WorkerProcess(
+        _serve,
+        (str(database), str(path), name, os.getpid()),
         name="paperdesk-plan",
-        daemon=True,
+        on_message=reports.put,
     )
     try:
-        worker.start()
-        outcome: tuple[Any, ...] | None = None
+        answer = worker.request("plan")
         stopping_since: float | None = None
-        while True:
-            outcome = _drain(messages, progress) or outcome
-            if not worker.is_alive():
-                break
+        while not answer.done():
+            _pass_on(reports, progress)
             if stopping_since is None and cancelled is not None and cancelled():
-                stop.set()
+                with contextlib.suppress(WorkerDied):
+                    worker.send("stop")
                 stopping_since = time.monotonic()
             if stopping_since is not None and time.monotonic() - stopping_since > STOP_GRACE_S:
-                worker.terminate()  # it only reads: stopping it anywhere is safe
-            worker.join(_POLL_S)
-        outcome = _drain(messages, progress) or outcome
+                worker.process.terminate()  # it only reads: stopping it anywhere is safe
+            wait([answer], timeout=_POLL_S)
+        _pass_on(reports, progress)
         if stopping_since is not None:
             raise Cancelled
-        if outcome is None:
-            return _died(path, worker.exitcode)
+        try:
+            outcome = answer.result()
+        except WorkerDied:
+            worker.process.join()
+            return _died(path, worker.exit_code)
         if outcome[0] == "failed":
             raise outcome[1]
         if outcome[0] == "cancelled":
             raise Cancelled
         return _read_plan(plan_path)
     finally:
-        if worker.is_alive():
-            worker.terminate()
-            worker.join()
+        worker.close()
         plan_path.unlink(missing_ok=True)
-        messages.close()
-        messages.join_thread()
 
 
-def _drain(messages: Any, progress: Progress | None) -> tuple[Any, ...] | None:
-    """Pass the worker's progress on; its last word (done, failed...), if it came."""
-    outcome = None
-    while True:
-        try:
-            message = messages.get_nowait()
-        except (queue.Empty, EOFError, OSError):
-            return outcome
-        if message[0] == "progress":
-            if progress is not None:
-                progress(*message[1:])
-        else:
-            outcome = message
+def _pass_on(reports: queue.SimpleQueue[tuple[Any, ...]], progress: Progress | None) -> None:
+    while not reports.empty():
+        _, done, total, text = reports.get()
+        if progress is not None:
+            progress(done, total, text)
 
 
-def _died(path: Path, exitcode: int | None) -> FilePlan:
-    if exitcode is not None and exitcode < 0:
-        try:
-            how = f"killed by {signal.Signals(-exitcode).name}"
-        except ValueError:
-            how = f"killed by signal {-exitcode}"
-    else:
-        how = f"exit status {exitcode}"
+def _died(path: Path, exit_code: int | None) -> FilePlan:
     report = FileReport(file=printable_path(path))
-    report.error = f"the process reading it stopped ({how}); nothing from this file was imported"
+    report.error = (
+        f"the process reading it stopped ({how_it_ended(exit_code)}); "
+        "nothing from this file was imported"
+    )
     return FilePlan(path, report)
 
 
@@ -177,28 +165,58 @@ def _read_plan(plan_path: Path) -> FilePlan:
 # --- in the worker ------------------------------------------------------------------
 
 
-def _work(database: str, path: str, plan_path: str, messages: Any, stop: Any, parent: int) -> None:
-    """Plan the file and write the plan to `plan_path`; say how it ended."""
-    last = 0.0
+def _serve(conn: Connection, database: str, path: str, plan_path: str, parent: int) -> None:
+    serve(conn, _Planner(conn, database, path, plan_path, parent))
+    # Asked to close: the plan is written and the library closed. The interpreter's own
+    # teardown took over 10 s on a loaded machine, for nothing this process keeps.
+    os._exit(0)
 
-    def report(done: int, total: int, text: str) -> None:
-        nonlocal last
-        now = time.monotonic()
-        if done <= 1 or done >= total or now - last >= _PROGRESS_INTERVAL_S:
-            last = now
-            messages.put(("progress", done, total, text))
 
-    def cancelled() -> bool:
-        # A parent that died (its window closed hard) leaves this process to itself.
-        return stop.is_set() or os.getppid() != parent
+class _Planner:
+    def __init__(
+        self, conn: Connection, database: str, path: str, plan_path: str, parent: int
+    ) -> None:
+        self._conn = conn
+        self._database = database
+        self._path = path
+        self._plan_path = plan_path
+        self._parent = parent
+        self._stopped = False
 
-    try:
+    def do_plan(self) -> tuple[Any, ...]:
+        """Plan the file and write the plan to `plan_path`; say how it ended."""
+        last = 0.0
+
+        def report(done: int, total: int, text: str) -> None:
+            nonlocal last
+            now = time.monotonic()
+            if done <= 1 or done >= total or now - last >= _PROGRESS_INTERVAL_S:
+                last = now
+                self._conn.send(("progress", done, total, text))
+
+        try:
+            self._plan(report)
+        except Cancelled:
+            return ("cancelled",)
+        except BaseException as error:  # delivered to the caller, raised there
+            return ("failed", _picklable(error))
+        return ("done",)
+
+    def _cancelled(self) -> bool:
+        # "stop" is the only message sent while planning. A parent that died (its
+        # window closed hard) leaves this process to itself.
+        if not self._stopped and self._conn.poll():
+            self._stopped = self._conn.recv()[1] == "stop"
+        return self._stopped or os.getppid() != self._parent
+
+    def _plan(self, report: Progress) -> None:
+        database = self._database
         library = Library.open(f"sqlite:///{database}", Path(database), read_only=True)
         try:
-            with open(plan_path, "r+b") as file:
+            with open(self._plan_path, "r+b") as file:
                 spool = NewPaperSpool(file=file)
                 plan = import_plan.plan_for_library(
-                    library, Path(path), report, cancelled, new_papers=spool
+                    library, Path(self._path), report, self._cancelled, new_papers=spool
                 )
                 spooled = spool.finish()
                 plan.new_papers = NewPaperSpool()
@@ -207,12 +225,6 @@ def _work(database: str, path: str, plan_path: str, messages: Any, stop: Any, pa
                 file.write(_FOOTER.pack(start))
         finally:
             library.close()
-    except Cancelled:
-        messages.put(("cancelled",))
-    except BaseException as error:  # delivered to the caller, raised there
-        messages.put(("failed", _picklable(error)))
-    else:
-        messages.put(("done",))
 
 
 def _picklable(error: BaseException) -> BaseException:
