@@ -1,8 +1,9 @@
 """Re-indexing after a bulk change, in the background, a chunk per writer job.
 
 A status set on 100,000 papers is written and shown in a second or two; their search
-documents follow here, a chunk at a time, each chunk one job on the writer thread, so
-a star rated meanwhile waits for one chunk at most, never for the whole catch-up.
+documents follow here, a chunk at a time, each chunk one job on the writer thread (the
+catch-up process re-indexes it, services/catch_up_process.py, so the GUI keeps the
+GIL), and a star rated or an undo meanwhile waits for one chunk at most.
 The status bar shows how far it got; searches say their results may be out of date.
 """
 
