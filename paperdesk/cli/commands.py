@@ -30,6 +30,7 @@ from paperdesk.services import (
     citing,
     database_backups,
     desktop,
+    double_screening,
     duplicates,
     editing,
     exporting,
@@ -307,6 +308,7 @@ def cmd_stats(desk: Desk, args: argparse.Namespace) -> int:
         screenings.export_prisma(desk, screening, Path(args.prisma))
     figures = stats.library_stats(desk)
     if args.json:
+        triage_figures = screenings.figures(desk, args.screening, args.library_wide)
         print_json(
             {
                 "papers": figures.papers,
@@ -317,7 +319,9 @@ def cmd_stats(desk: Desk, args: argparse.Namespace) -> int:
                 "tags": figures.tags,
                 "shortlists": figures.shortlists,
                 "imports": figures.imports,
-                "triage": stats_json(*screenings.figures(desk, args.screening, args.library_wide)),
+                "triage": stats_json(
+                    *triage_figures, double_screening.figures_of(desk, triage_figures[0])
+                ),
             }
         )
         return 0
@@ -338,7 +342,9 @@ def cmd_stats(desk: Desk, args: argparse.Namespace) -> int:
             )
         )
     progress, counts = screenings.figures(desk, args.screening, args.library_wide)
+    pairs = double_screening.figures_of(desk, progress)
     lines = progress.summary() + (counts.lines() if counts else [])
+    lines += pairs.lines() if pairs else []
     for line in lines:  # the statistics view's figures
         print("Triage    " + textwrap.fill(line, width() - 10, subsequent_indent=" " * 10))
     if counts is not None and args.prisma:

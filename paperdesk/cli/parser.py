@@ -44,6 +44,7 @@ from paperdesk.config import BACKUP_DIR
 from paperdesk.core.fields import EDITABLE_FIELDS, RELEVANCE
 from paperdesk.core.models import Status
 from paperdesk.core.screening import ORDERS
+from paperdesk.core.triage import Decision
 from paperdesk.formats import citations
 from paperdesk.services import duplicates, exporting, searching
 from paperdesk.services.near_duplicates import SUGGEST_THRESHOLD
@@ -272,6 +273,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--shortlist", default=None, help="where S puts kept papers (Kept)")
     sub.add_argument("--order", choices=ORDERS, default=None, help="(promise)")
     sub.add_argument("--seed", type=int, default=None, help="for --order random")
+    sub.add_argument(
+        "--blind",
+        action="store_true",
+        help="a team library's screening in pairs: each member decides without seeing "
+        "the others' decisions until they finish (`screenings finish`)",
+    )
     sub = command("screenings", cmd_screenings, "list screenings with their progress")
     sub.add_argument("--json", action="store_true")
     actions = sub.add_subparsers(dest="screenings_action", metavar="ACTION")
@@ -287,6 +294,27 @@ def build_parser() -> argparse.ArgumentParser:
     )
     labelled.add_argument("name")
     labelled.add_argument("file")
+    finish = actions.add_parser(
+        "finish", help="a blind screening: your decisions are final; see the others'"
+    )
+    finish.add_argument("name")
+    conflicts = actions.add_parser(
+        "conflicts",
+        help="papers the members decided differently, with their reasons and notes; "
+        "their progress and agreement (Cohen's kappa)",
+    )
+    conflicts.add_argument("name")
+    conflicts.add_argument("--json", action="store_true")
+    resolve = actions.add_parser(
+        "resolve",
+        help="settle a conflict: record PAPER's decision (keep, maybe or discard), or "
+        "--agreed: every paper all members decided alike",
+    )
+    resolve.add_argument("name")
+    resolve.add_argument("paper", nargs="?", type=int, default=None)
+    resolve.add_argument("decision", nargs="?", choices=[d.value for d in Decision])
+    resolve.add_argument("--reason", default=None, help="a discard's exclusion reason")
+    resolve.add_argument("--agreed", action="store_true")
     sub = command(
         "simulate",
         cmd_simulate,

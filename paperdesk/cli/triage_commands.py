@@ -24,6 +24,7 @@ from typing import TextIO
 
 from paperdesk.cli.keys import KeySource
 from paperdesk.cli.output import width
+from paperdesk.core.double_screening import PairFigures
 from paperdesk.core.errors import InvalidValueError, PaperdeskError
 from paperdesk.core.models import Paper
 from paperdesk.core.scope import Kind, Scope
@@ -147,6 +148,7 @@ def screening_of(desk: Desk, args: argparse.Namespace) -> Screening:
         order=args.order,
         shortlist=args.shortlist,
         reasons=reasons,
+        blind=True if getattr(args, "blind", False) else None,
     )
 
 
@@ -204,6 +206,11 @@ def run_triage(desk: Desk, args: argparse.Namespace, keys: TextIO, out: TextIO) 
                 say(f"paperdesk: {error}")
     if paper_id is None:
         say("Nothing left to decide.")
+        if screening.blind:
+            say(
+                f"Blind screening: `paperdesk screenings finish {screening.name!r}` makes your "
+                "decisions final and shows the conflicts with the other members'."
+            )
     say(loop.progress())
     return 0
 
@@ -299,8 +306,11 @@ def _show(paper: Paper, progress: str, screening: Screening, say: Callable[[str]
     say(f"[s]keep [m]aybe [x]discard{reasons} [1-5]rate [t]ag [n]ote [j/k]next/prev [u]ndo [q]uit")
 
 
-def stats_json(figures: TriageStats, counts: Prisma | None) -> dict[str, object]:
-    """The triage figures of `paperdesk stats --json` (the statistics view's numbers)."""
+def stats_json(
+    figures: TriageStats, counts: Prisma | None, pairs: PairFigures | None = None
+) -> dict[str, object]:
+    """The triage figures of `paperdesk stats --json` (the statistics view's numbers);
+    `pairs`: a team screening's members' progress and agreement."""
     estimate = figures.estimate
     return {
         "screening": figures.screening or None,
@@ -319,4 +329,7 @@ def stats_json(figures: TriageStats, counts: Prisma | None) -> dict[str, object]
         "decisions_per_day": {day.isoformat(): count for day, count in figures.per_day},
         "stopping_hint": figures.stopping_hint(),
         "prisma": dict(counts.rows()) if counts else None,
+        "members": [vars(m) for m in pairs.members] if pairs else None,
+        "agreement": [vars(a) for a in pairs.agreements] if pairs and not pairs.hidden else None,
+        "conflicts": pairs.conflicts if pairs and not pairs.hidden else None,
     }

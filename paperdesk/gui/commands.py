@@ -17,9 +17,11 @@ from functools import partial
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QGuiApplication
 
+from paperdesk.core.double_screening import PairFigures
 from paperdesk.core.links import pdf_url
 from paperdesk.core.models import Overview, Paper, ShortlistInfo, Status, TagInfo
 from paperdesk.core.scope import Kind, Scope
+from paperdesk.core.triage import TriageStats
 from paperdesk.gui.actions import (
     highlights,
     history,
@@ -29,6 +31,7 @@ from paperdesk.gui.actions import (
     shortlists,
     tags,
 )
+from paperdesk.gui.conflicts_view import ConflictsWindow
 from paperdesk.gui.duplicates_dialog import DuplicatesDialog
 from paperdesk.gui.links import open_link, paper_links
 from paperdesk.gui.operations import Operations
@@ -37,8 +40,10 @@ from paperdesk.gui.paper_table_model import display_title, moved_order
 from paperdesk.gui.preferences import Preferences
 from paperdesk.gui.stats_view import StatsView
 from paperdesk.gui.transfers import Transfers
-from paperdesk.services import citing, exporting, reading, screenings
+from paperdesk.services import citing, double_screening, exporting, reading, screenings
 from paperdesk.services import triage as triage_service
+from paperdesk.services.desk import Desk
+from paperdesk.services.screenings import Prisma
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +63,7 @@ class Commands:
         self.last_shortlist: str | None = None
         self.duplicates_dialog: DuplicatesDialog | None = None
         self.stats_view: StatsView | None = None
+        self.conflicts = ConflictsWindow(self.panes.window, self.operations)
 
     # --- what the library holds by name ----------------------------------------------
     def shortlist_names(self) -> list[str]:
@@ -448,8 +454,15 @@ class Commands:
             library_wide = view.library_wide.isChecked()
             self.operations.read(
                 "Triage statistics",
-                lambda desk: screenings.figures(desk, library_wide=library_wide),
+                lambda desk: with_pairs(desk, *screenings.figures(desk, library_wide=library_wide)),
                 lambda found: view.show_stats(*found),
                 partial(self.operations.errors.report, "Triage statistics"),
                 key="statistics",
             )
+
+
+def with_pairs(
+    desk: Desk, stats: TriageStats, counts: Prisma | None
+) -> tuple[TriageStats, Prisma | None, PairFigures | None]:
+    """A screening's triage figures and its members' (a team library's)."""
+    return stats, counts, double_screening.figures_of(desk, stats)

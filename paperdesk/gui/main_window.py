@@ -510,6 +510,7 @@ class MainWindow(QMainWindow):
         if changes.highlight_words:
             self.detail.set_always_words(triage_service.highlight_words(self.desk))
         self.commands.refresh_statistics()
+        self.commands.conflicts.refresh()
         if changes.description:
             self.statusBar().showMessage(changes.description, 4000)
         self.catch_up.start_if_behind()

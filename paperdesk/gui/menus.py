@@ -215,6 +215,7 @@ class WindowMenus:
         self.statistics_action = self._action(
             "Triage &Statistics", commands.show_statistics, "Ctrl+Shift+G"
         )
+        self.conflicts_action = self._action("Screening &Conflicts…", commands.conflicts.show)
         self.promise_action = self._action("Sort by &Promise", window.sort_by_promise)
         self.more_like_action = self._action("&More Like This", commands.more_like_this, "Ctrl+M")
         self.highlight_action = self._action(
@@ -295,7 +296,7 @@ class WindowMenus:
         paper_menu.addActions([self.move_up_action, self.move_down_action])
         paper_menu.addAction(self.save_search_action)
         triage_menu = bar.addMenu("T&riage")
-        triage_menu.addActions([self.triage_action, self.statistics_action])
+        triage_menu.addActions([self.triage_action, self.statistics_action, self.conflicts_action])
         triage_menu.addSeparator()
         triage_menu.addActions([self.promise_action, self.more_like_action])
         triage_menu.addSeparator()

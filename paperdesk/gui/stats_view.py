@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from paperdesk.core.double_screening import PairFigures
 from paperdesk.core.models import Status
 from paperdesk.core.triage import TriageStats
 from paperdesk.gui.plots import BarPlot, CountPlot, CurvePlot
@@ -65,6 +66,9 @@ class StatsView(QDialog):
         self.library_wide = QCheckBox("Whole library (every decision, not one screening's)")
         self.prisma = QLabel()
         self.prisma.setWordWrap(True)
+        self.pairs = QLabel()  # a team screening's members: progress, agreement
+        self.pairs.setObjectName("pairFigures")
+        self.pairs.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.close)
         self.prisma_button = QPushButton("Export PRISMA counts…")
@@ -74,10 +78,13 @@ class StatsView(QDialog):
         column.addWidget(self.library_wide)
         column.addWidget(self.figures)
         column.addWidget(self.prisma)
+        column.addWidget(self.pairs)
         column.addLayout(grid, 1)
         column.addWidget(buttons)
 
-    def show_stats(self, stats: TriageStats, counts: Prisma | None = None) -> None:
+    def show_stats(
+        self, stats: TriageStats, counts: Prisma | None = None, pairs: PairFigures | None = None
+    ) -> None:
         lines = [html.escape(line) for line in stats.summary()]
         lines[0] = f"<b>{lines[0]}</b>"
         self.figures.setText("<br>".join(lines))
@@ -85,6 +92,9 @@ class StatsView(QDialog):
             "PRISMA: " + html.escape(" · ".join(counts.lines())) if counts is not None else ""
         )
         self.prisma.setVisible(counts is not None)
+        pair_lines = pairs.lines() if pairs else []
+        self.pairs.setText("<br>".join(html.escape(line, quote=False) for line in pair_lines))
+        self.pairs.setVisible(pairs is not None)
         self.prisma_button.setEnabled(counts is not None)
         self.per_day.set_bars(
             [(day.strftime("%m-%d"), count) for day, count in stats.per_day[-DAYS_SHOWN:]]

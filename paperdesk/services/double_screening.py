@@ -28,7 +28,7 @@ from paperdesk.core.double_screening import (
 )
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.screening import Screening
-from paperdesk.core.triage import Decision, LoggedDecision
+from paperdesk.core.triage import Decision, LoggedDecision, TriageStats
 from paperdesk.services import screenings
 from paperdesk.services._sync import mutation, synced
 from paperdesk.services.desk import Desk
@@ -78,6 +78,12 @@ def figures(desk: Desk, screening: Screening) -> PairFigures | None:
         conflicts=len(_conflicting(desk, screening, votes)),
         hidden=not _sees_others(desk, screening),
     )
+
+
+def figures_of(desk: Desk, triage: TriageStats) -> PairFigures | None:
+    """The per-member figures beside a screening's triage figures (`paperdesk stats`,
+    the statistics view); None for the library-wide log."""
+    return figures(desk, screenings.named(desk, triage.screening)) if triage.screening else None
 
 
 def conflicts(desk: Desk, screening: Screening) -> list[Conflict]:
