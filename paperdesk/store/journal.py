@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 
 from paperdesk.store.bulk import Groups, write_groups
-from paperdesk.store.schema import Base
+from paperdesk.store.schema import Base, written_columns
 
 # SQLite allows 32,766 bound variables; stay well below for composite keys.
 CHUNK = 5000
@@ -90,9 +90,10 @@ class Journal:
     @contextmanager
     def tracked(self, table: Table, where: ColumnElement[bool]) -> Iterator[None]:
         """Record rows of `table` matching `where`, before and after the block."""
-        before = [dict(r._mapping) for r in self.connection.execute(select(table).where(where))]
+        query = select(*written_columns(table)).where(where)
+        before = [dict(r._mapping) for r in self.connection.execute(query)]
         yield
-        after = [dict(r._mapping) for r in self.connection.execute(select(table).where(where))]
+        after = [dict(r._mapping) for r in self.connection.execute(query)]
         self._add(table, before, after)
 
     def rows(self, table: Table, column: str, ids: Sequence[int]) -> list[Row]:
@@ -133,7 +134,7 @@ def rows_by_ids(
     only: Sequence[str] | None = None,
 ) -> list[Row]:
     """Rows of `table` whose `column` is in `ids` (only the key and `only` columns)."""
-    columns = list(table.columns)
+    columns = written_columns(table)
     if only is not None:
         keys = [c.name for c in table.primary_key.columns]
         columns = [table.c[name] for name in dict.fromkeys([*keys, *only])]

@@ -81,12 +81,14 @@ def _order_by(field: Field) -> Any:
     """The SQL a sort key orders by: text without case, numbers and dates as they are."""
     caseless = field.type in (FieldType.TEXT, FieldType.KEYWORD)
     if field.name == "author":  # the first author's name
-        name = func.lower(authors_t.c.name) if caseless else authors_t.c.name
+        author = authors_t.c.name_sort if caseless else authors_t.c.name
         return (
-            select(name)
+            select(author)
             .where(authors_t.c.paper_id == papers_t.c.id, authors_t.c.position == 0)
             .scalar_subquery()
         )
+    if field.name == "title" and caseless:
+        return papers_t.c.title_sort  # lower(title), computed and indexed by the database
     if field.name == "tag":  # the tag first in the alphabet
         name = func.lower(tags_t.c.name) if caseless else tags_t.c.name
         return (
@@ -102,6 +104,28 @@ def _order_by(field: Field) -> Any:
 
 #: Every sort key of the field table, as an SQL expression.
 SORT_COLUMNS = {key: _order_by(field) for key, field in fields.BY_SORT_KEY.items()}
+_SORTS_BY_STATE = {key for key, field in fields.BY_SORT_KEY.items() if field.name in STATE_COLUMNS}
+FIRST_AUTHOR_SORT = next(key for key, f in fields.BY_SORT_KEY.items() if f.name == "author")
+
+
+def _first_author_order(connection: Connection, descending: bool) -> list[tuple[int, Any]]:
+    """(id, first author's sort name) of every paper, ordered as `sort_values` orders
+    them, read from the first authors' index in its order (a correlated lookup per
+    paper took 1.1 s at 100,000 papers): papers with no author first when ascending,
+    last when descending, by id."""
+    name = authors_t.c.name_sort
+    named = connection.execute(
+        select(authors_t.c.paper_id, name)
+        .where(authors_t.c.position == 0)
+        .order_by(name.desc() if descending else name, authors_t.c.paper_id)
+    ).all()
+    # Unordered, the ids come from a small index instead of the wide papers table.
+    nameless = set(connection.scalars(select(papers_t.c.id))).difference(
+        paper_id for paper_id, _name in named
+    )
+    first = [(paper_id, None) for paper_id in sorted(nameless)]
+    ordered = [(paper_id, name) for paper_id, name in named]
+    return ordered + first if descending else first + ordered
 
 
 class PaperStore(SubStore):
@@ -157,8 +181,13 @@ class PaperStore(SubStore):
         if column is None:
             raise InvalidValueError(f"cannot sort by {sort!r}")
         order = [column.desc() if descending else column.asc(), papers_t.c.id]
-        query = select(papers_t.c.id, column).select_from(PAPERS_WITH_STATE).order_by(*order)
+        # The state table is joined only for its own columns: joined, the database reads
+        # every paper's row in another order than its sort index's (0.3 s at 100,000).
+        source = PAPERS_WITH_STATE if sort in _SORTS_BY_STATE else papers_t
+        query = select(papers_t.c.id, column).select_from(source).order_by(*order)
         with self._db.read() as connection:
+            if ids is None and sort == FIRST_AUTHOR_SORT:
+                return _first_author_order(connection, descending)
             if ids is None:
                 return [(i, v) for i, v in connection.execute(query)]
             found: list[tuple[int, Any]] = []

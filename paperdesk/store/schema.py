@@ -8,15 +8,19 @@ evolve these tables; `tests/store/test_migrations.py` checks the two never drift
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import (
     Boolean,
+    Column,
+    Computed,
     DateTime,
     Float,
     ForeignKey,
     Index,
     Integer,
     String,
+    Table,
     Text,
     false,
 )
@@ -32,11 +36,20 @@ class Base(DeclarativeBase):
     pass
 
 
+def written_columns(table: Table) -> list[Column[Any]]:
+    """The columns a row is written with: all but those the database computes (a
+    journal or a snapshot that wrote those back would be refused)."""
+    return [column for column in table.columns if column.computed is None]
+
+
 class PaperRow(Base):
     __tablename__ = "papers"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     title: Mapped[str] = mapped_column(Text)
+    # What the table sorts titles by, computed by the database and indexed: the first
+    # sort of a session walks the index instead of sorting 100,000 titles (issue 25).
+    title_sort: Mapped[str] = mapped_column(Text, Computed("lower(title)"), index=True)
     title_is_derived: Mapped[bool] = mapped_column(Boolean, default=False)
     # Normalised real title for duplicate matching; NULL while the title is derived,
     # because two derived titles agreeing says nothing about the papers.
@@ -81,6 +94,8 @@ class AuthorRow(Base):
     )
     position: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String)
+    # What the table sorts first authors by (see PaperRow.title_sort).
+    name_sort: Mapped[str] = mapped_column(String, Computed("lower(name)"))
 
 
 class TagRow(Base):
@@ -343,3 +358,5 @@ class MemberValueRow(Base):
 
 
 Index("ix_shortlist_entries_order", ShortlistEntryRow.shortlist_id, ShortlistEntryRow.position)
+# The first authors in sorted order, read from the index alone (position 0 first).
+Index("ix_paper_authors_sort", AuthorRow.position, AuthorRow.name_sort, AuthorRow.paper_id)

@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from paperdesk.core.errors import InvalidValueError, LibraryError
 from paperdesk.store.database import SubStore
 from paperdesk.store.papers import STATE_COLUMNS
+from paperdesk.store.schema import written_columns
 from paperdesk.store.tables import (
     annotations_t,
     authors_t,
@@ -198,7 +199,8 @@ def restore_state(connection: Connection, state: Mapping[str, Sequence[Mapping[s
 
 def _rows(connection: Connection, table: Table) -> list[dict[str, Any]]:
     order = list(table.primary_key.columns)
-    return [dict(row._mapping) for row in connection.execute(select(table).order_by(*order))]
+    query = select(*written_columns(table)).order_by(*order)
+    return [dict(row._mapping) for row in connection.execute(query)]
 
 
 def _papers(connection: Connection) -> list[dict[str, Any]]:
@@ -243,7 +245,7 @@ def _nested(
 
 
 def _columns(table: Table, row: Mapping[str, Any]) -> dict[str, Any]:
-    return {column.name: row[column.name] for column in table.columns}
+    return {column.name: row[column.name] for column in written_columns(table)}
 
 
 def _paper_row(paper: Mapping[str, Any]) -> dict[str, Any]:
