@@ -365,12 +365,14 @@ def bulk_edits(
         figure(f"{label} on {total:,}: shown, undoable", shown)
         figure("  process CPU until then", cpu)
         figure("  longest GUI-thread block until then", watch.longest)
+        figure("  ... of it the GUI thread's own CPU, at most", watch.longest_cpu)
         memory("it was shown")
         if not catch_up:
             left = window.desk.papers_behind() if window.desk else 0
             deadline = time.perf_counter() + UNDO_AFTER_S
             wait_for(app, lambda deadline=deadline: time.perf_counter() > deadline)
             figure(f"  longest GUI-thread block, re-indexing {left:,}", watch.stop())
+            figure("  ... of it the GUI thread's own CPU, at most", watch.longest_cpu)
             continue
         # The index catches up in the background, 400 papers a writer job: at 100,000
         # papers that is many minutes on a loaded machine, so it is watched for a while.
