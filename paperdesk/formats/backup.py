@@ -14,9 +14,12 @@ A backup is a JSON object::
      "annotations": [{"id": 1, "paper_id": 7, "start": 0, "stop": 12, "quote": ...,
                       "colour": "#fff59d", "comment": ..., "created": ...}, ...],
      "decisions": [{"id": 1, "paper_id": 7, "decision": "keep", "at": ...,
-                    "screening_id": 1, "reason": null}, ...],
+                    "screening_id": 1, "reason": null, "member": null,
+                    "resolves": false}, ...],
      "highlight_words": [{"word": "bandit"}, ...],
-     "screenings": [{"id": 1, "name": "Triage", "scope_kind": "status", ...}, ...],
+     "screenings": [{"id": 1, "name": "Triage", "scope_kind": "status", ...,
+                     "blind": false}, ...],
+     "screening_finishes": [{"screening_id": 1, "member": "alice", "at": ...}, ...],
      "bibtex_definitions": [{"batch_id": 1, "position": 0, "kind": "preamble",
                              "name": "", "value": "\\providecommand..."}, ...],
      "generated_keys": [{"paper_id": 7}, ...]}
@@ -31,7 +34,10 @@ the triage sections (annotations, decisions, highlight words); a format 1 backup
 read as having none. Format 3 added screenings, and the screening and exclusion reason
 of each decision; an older backup's decisions belong to no screening. Format 4 added
 the BibTeX preambles and strings kept with their imports and the papers whose key was
-generated, not given by a file; an older backup has none.
+generated, not given by a file; an older backup has none. Format 5 added blind
+screenings (a decision's member and whether it resolves a disagreement, a screening's
+blindness, the members who finished one); an older backup's decisions are nobody's,
+resolve nothing, and its screenings are not blind.
 
 In memory a backup is a `BackupState`: the same sections as lists of dicts, with
 `datetime` values for times; `paperdesk.store.snapshot` reads and restores exactly
@@ -59,7 +65,7 @@ from paperdesk.core.triage import Decision
 from paperdesk.formats.encoding import decode
 
 VERSION_KEY = "paperdesk_backup"
-VERSION = 4
+VERSION = 5
 
 BackupState = dict[str, list[dict[str, Any]]]
 
@@ -248,6 +254,8 @@ SECTIONS: dict[str, dict[str, Check]] = {
         "at": _time,
         "screening_id": _optional(_identifier),
         "reason": _maybe_text,
+        "member": _maybe_text,
+        "resolves": _flag,
     },
     "highlight_words": {"word": _text},
     "screenings": {
@@ -262,7 +270,9 @@ SECTIONS: dict[str, dict[str, Check]] = {
         "reasons": _text,
         "created": _time,
         "used": _time,
+        "blind": _flag,
     },
+    "screening_finishes": {"screening_id": _identifier, "member": _text, "at": _time},
     "bibtex_definitions": {
         "batch_id": _identifier,
         "position": _integer,
@@ -280,9 +290,17 @@ ADDED_IN = {
     "screenings": 3,
     "bibtex_definitions": 4,
     "generated_keys": 4,
+    "screening_finishes": 5,
 }
-#: Fields (of a section) that a backup of an older format lacks: they read as None.
-FIELDS_ADDED_IN = {("decisions", "screening_id"): 3, ("decisions", "reason"): 3}
+#: Fields (of a section) that a backup of an older format lacks, by the format that
+#: added them, and the value they read as.
+FIELDS_ADDED_IN: dict[tuple[str, str], tuple[int, Any]] = {
+    ("decisions", "screening_id"): (3, None),
+    ("decisions", "reason"): (3, None),
+    ("decisions", "member"): (5, None),
+    ("decisions", "resolves"): (5, False),
+    ("screenings", "blind"): (5, False),
+}
 
 
 @dataclass(frozen=True)
@@ -390,16 +408,23 @@ def _require_exactly(item: dict[str, Any], fields: Iterable[str], where: str) ->
 
 
 def _fields_of(name: str, fields: dict[str, Check], version: int) -> dict[str, Check]:
-    """The section's fields in a backup of this format: a field added later reads as
-    None (a check that ignores the missing value)."""
-    return {
-        key: check if FIELDS_ADDED_IN.get((name, key), 1) <= version else _absent
-        for key, check in fields.items()
-    }
+    """The section's fields in a backup of this format: a field added later is not in
+    the file and reads as its default."""
+    checks = dict(fields)
+    for (section, key), (added_in, default) in FIELDS_ADDED_IN.items():
+        if section == name and version < added_in:
+            checks[key] = _Absent(default)
+    return checks
 
 
-def _absent(_value: Any) -> None:
-    return None
+@dataclass(frozen=True)
+class _Absent:
+    """The check of a field an older format lacks: whatever is there, its default."""
+
+    default: Any
+
+    def __call__(self, _value: Any) -> Any:
+        return self.default
 
 
 def _section(name: str, fields: dict[str, Check], rows: Any) -> list[dict[str, Any]]:
@@ -410,7 +435,7 @@ def _section(name: str, fields: dict[str, Check], rows: Any) -> list[dict[str, A
         where = _position(name, index, row)
         if not isinstance(row, dict):
             raise _Invalid(f"{where}: expected an object, found {_preview(row)}")
-        _require_exactly(row, [f for f in fields if fields[f] is not _absent], where)
+        _require_exactly(row, [f for f in fields if not isinstance(fields[f], _Absent)], where)
         checked.append({key: _field(f"{where}.{key}", fields[key], row.get(key)) for key in fields})
     return checked
 
@@ -442,7 +467,7 @@ def _check_consistency(state: BackupState) -> None:
     _unique(state, "annotations", "id")
     _unique(state, "decisions", "id")
     _unique(state, "highlight_words", "word", _nocase)
-    _unique(state, "screenings", "id")
+    screenings = _unique(state, "screenings", "id")
     _unique(state, "screenings", "name", _nocase)
     _refers(state, "paper_tags", "paper_id", papers, "paper")
     _refers(state, "paper_tags", "tag_id", tags, "tag")
@@ -451,6 +476,8 @@ def _check_consistency(state: BackupState) -> None:
     _refers(state, "not_duplicates", "paper_b", papers, "paper")
     _refers(state, "annotations", "paper_id", papers, "paper")
     _refers(state, "decisions", "paper_id", papers, "paper")
+    _unique(state, "screening_finishes", ("screening_id", "member"))
+    _refers(state, "screening_finishes", "screening_id", screenings, "screening")
     _unique(state, "bibtex_definitions", ("batch_id", "position"))
     _refers(state, "bibtex_definitions", "batch_id", batches, "import batch")
     _unique(state, "generated_keys", "paper_id")

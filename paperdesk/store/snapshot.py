@@ -30,6 +30,7 @@ from paperdesk.store.tables import (
     decisions_t,
     definitions_t,
     entries_t,
+    finishes_t,
     generated_keys_t,
     highlight_words_t,
     not_duplicates_t,
@@ -65,6 +66,7 @@ _FLAT_TABLES: dict[str, Table] = {
     "decisions": decisions_t,
     "highlight_words": highlight_words_t,
     "screenings": screenings_t,
+    "screening_finishes": finishes_t,
     "bibtex_definitions": definitions_t,
     "generated_keys": generated_keys_t,
 }

@@ -117,6 +117,8 @@ def sample_state() -> BackupState:
                 "at": CREATED,
                 "screening_id": 1,
                 "reason": "wrong population",
+                "member": "alice",
+                "resolves": False,
             },
             {
                 "id": 2,
@@ -125,6 +127,8 @@ def sample_state() -> BackupState:
                 "at": CREATED + timedelta(seconds=4),
                 "screening_id": None,
                 "reason": None,
+                "member": None,
+                "resolves": True,
             },
         ],
         "highlight_words": [{"word": "attention"}, {"word": "Mamba"}],
@@ -141,8 +145,10 @@ def sample_state() -> BackupState:
                 "reasons": '["wrong population", "not a study"]',
                 "created": CREATED,
                 "used": CREATED,
+                "blind": True,
             }
         ],
+        "screening_finishes": [{"screening_id": 1, "member": "alice", "at": CREATED}],
         "bibtex_definitions": [
             {"batch_id": 1, "position": 0, "kind": "preamble", "name": "", "value": "\\def\\x{}"},
             {"batch_id": 1, "position": 1, "kind": "string", "name": "jmlr", "value": "JMLR"},
@@ -261,6 +267,7 @@ DAMAGE = [
 
 def test_a_format_3_backup_has_no_bibtex_definitions_and_reads_with_them_empty() -> None:
     document = json.loads(written(sample_state()))
+    _as_format_4(document)
     document["paperdesk_backup"] = 3
     for name in ("bibtex_definitions", "generated_keys"):
         del document[name]
@@ -274,7 +281,7 @@ def test_a_format_1_backup_has_no_triage_sections_and_reads_with_them_empty() ->
     document["paperdesk_backup"] = 1
     for name in ("annotations", "decisions", "highlight_words", "screenings"):
         del document[name]
-    for name in ("bibtex_definitions", "generated_keys"):
+    for name in ("bibtex_definitions", "generated_keys", "screening_finishes"):
         del document[name]
     state = read_backup_document(json.dumps(document), "old.json").state
     assert state["annotations"] == state["decisions"] == state["highlight_words"] == []
@@ -284,13 +291,40 @@ def test_a_format_1_backup_has_no_triage_sections_and_reads_with_them_empty() ->
 def test_a_format_2_backup_has_no_screenings_and_its_decisions_belong_to_none() -> None:
     document = json.loads(written(sample_state()))
     document["paperdesk_backup"] = 2
-    for name in ("screenings", "bibtex_definitions", "generated_keys"):
+    for name in ("screenings", "bibtex_definitions", "generated_keys", "screening_finishes"):
         del document[name]
     for row in document["decisions"]:
-        del row["screening_id"], row["reason"]
+        del row["screening_id"], row["reason"], row["member"], row["resolves"]
     state = read_backup_document(json.dumps(document), "old.json").state
     assert state["screenings"] == []
     assert [(d["screening_id"], d["reason"]) for d in state["decisions"]] == [(None, None)] * 2
+
+
+def _as_format_4(document: dict[str, Any]) -> None:
+    """A format 5 backup as format 4 wrote it: no blind screening in it."""
+    document["paperdesk_backup"] = 4
+    del document["screening_finishes"]
+    for row in document["decisions"]:
+        del row["member"], row["resolves"]
+    for row in document["screenings"]:
+        del row["blind"]
+
+
+def test_a_format_4_backup_has_no_blind_screening_and_its_decisions_are_nobodys() -> None:
+    document = json.loads(written(sample_state()))
+    _as_format_4(document)
+    state = read_backup_document(json.dumps(document), "old.json").state
+    assert state["screening_finishes"] == []
+    assert [(d["member"], d["resolves"]) for d in state["decisions"]] == [(None, False)] * 2
+    assert [s["blind"] for s in state["screenings"]] == [False]
+    assert state["papers"] == sample_state()["papers"]
+
+
+def test_a_finish_of_a_screening_not_in_the_backup_is_refused() -> None:
+    state = sample_state()
+    state["screening_finishes"] = [{"screening_id": 9, "member": "bob", "at": CREATED}]
+    with pytest.raises(FormatError, match=r"screening_finishes\[0\].*no screening with id 9"):
+        read_backup_document(written(state), "lib.json")
 
 
 @pytest.mark.parametrize(("change", "message"), DAMAGE)
@@ -434,6 +468,8 @@ def states(draw: st.DrawFn) -> BackupState:
                 "at": draw(times),
                 "screening_id": None,
                 "reason": draw(st.none() | texts),
+                "member": draw(st.none() | texts),
+                "resolves": draw(st.booleans()),
             }
             for number, paper_id in enumerate(ordered, start=1)
         ],
@@ -441,6 +477,7 @@ def states(draw: st.DrawFn) -> BackupState:
             {"word": word} for word in draw(st.lists(texts, unique_by=str.lower, max_size=3))
         ],
         "screenings": [],
+        "screening_finishes": [],
         "bibtex_definitions": [
             {"batch_id": 3, "position": position, "kind": kind, "name": name, "value": value}
             for position, (kind, name, value) in enumerate(

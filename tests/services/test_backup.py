@@ -139,6 +139,16 @@ def curated_template(seeded_template: Path, tmp_path_factory: pytest.TempPathFac
     shutil.copytree(seeded_template, folder)
     with Desk.open(folder) as desk:
         triage(desk, scratch)
+    with sqlite3.connect(folder / DB_FILE) as connection:
+        # What a blind screening in pairs leaves (only a team library makes one): a
+        # member's decision, a resolution, the finish. The backup must carry them too.
+        connection.execute("UPDATE screenings SET blind = 1 WHERE name = 'Review'")
+        connection.execute("UPDATE decisions SET member = 'alice' WHERE paper_id = 9")
+        connection.execute("UPDATE decisions SET resolves = 1 WHERE paper_id = 11")
+        connection.execute(
+            "INSERT INTO screening_finishes (screening_id, member, at)"
+            " SELECT id, 'alice', created FROM screenings WHERE name = 'Review'"
+        )
     return folder
 
 
@@ -297,7 +307,7 @@ def test_a_backup_replaces_the_old_file_whole_or_not_at_all(curated: Desk, tmp_p
     finally:
         folder.chmod(0o700)
     backup.write_backup(curated, target)
-    assert target.read_text(encoding="utf-8").startswith('{"paperdesk_backup": 4,')
+    assert target.read_text(encoding="utf-8").startswith('{"paperdesk_backup": 5,')
     assert [p.name for p in folder.iterdir()] == ["b.json"]
 
 
