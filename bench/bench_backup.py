@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 
 from paperdesk.formats.backup import read_backup_file
-from paperdesk.services import backup, importing, maintenance, tagging
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import backup, importing, maintenance, tagging
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "data" / "corpus.jsonl"

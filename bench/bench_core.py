@@ -16,8 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from paperdesk.services import importing, searching
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import importing, searching
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "data" / "corpus.jsonl"

@@ -2,7 +2,7 @@
 
 The papers are ../shared/data/corpus.jsonl replicated by bench_core.replicate_corpus
 (fresh titles and ids, shuffled abstract words). Each becomes the IndexDocument the app
-would index (services.indexing.document_for: plain text, no markup), plus a little user
+would index (services.runtime.indexing.document_for: plain text, no markup), plus a little user
 data so that tag, note, rating, status and shortlist queries have something to find:
 every 40th paper is tagged, every 25th has a note, every 150th is in a shortlist.
 

@@ -13,8 +13,8 @@ import time
 from itertools import islice
 from pathlib import Path
 
-from paperdesk.services import exporting, importing
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import exporting, importing
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "corpus.jsonl"
 

@@ -42,9 +42,9 @@ from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QSettings, QTimer  # 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from paperdesk.gui.app import application  # noqa: E402
-from paperdesk.gui.main_window import MainWindow  # noqa: E402
-from paperdesk.services import importing  # noqa: E402
-from paperdesk.services.desk import Desk  # noqa: E402
+from paperdesk.gui.window.main_window import MainWindow  # noqa: E402
+from paperdesk.services.runtime.desk import Desk  # noqa: E402
+from paperdesk.services.use_cases import importing  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "out"
 QUERIES = ["graph neural", "bandit*", '"language models"', "year:2018"]
@@ -311,7 +311,7 @@ class BlockWatch(QObject):
             print(f"    {phase or '-'}: {len(mine)} (longest {longest:.0f} ms): {listed}")
 
 
-#: The import's jobs (gui/transfers.py names them) -> the phase a bench reports.
+#: The import's jobs (gui/window/transfers.py names them) -> the phase a bench reports.
 PHASES = {"Reading": "planning", "Importing": "storing", "Indexing": "indexing"}
 
 

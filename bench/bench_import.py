@@ -34,9 +34,9 @@ from pathlib import Path
 from bench_core import CORPUS, replicate_corpus
 
 from paperdesk.config import DB_FILE
-from paperdesk.services import importing, searching
-from paperdesk.services.desk import Desk
-from paperdesk.services.import_report import ImportReport
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import importing, searching
+from paperdesk.services.use_cases.import_report import ImportReport
 
 CORPUS_PAPERS = 13_417
 

@@ -7,7 +7,7 @@ process so its peak RSS is its own, in one run:
   in memory); the same without `raw_fields`, with the secondary indexes built after
   the rows, and bare sqlite3 with no SQLAlchemy as the lower bound. "visible" adds
   what the table needs for its first page (all ids in order, then 100 papers);
-- today: the app's own import (services.importing.import_files) up to its commit,
+- today: the app's own import (services.use_cases.importing.import_files) up to its commit,
   under cProfile, with the top costs;
 - storage: where the bytes of today's database go (SQLite's dbstat table), and what
   building the index documents back out of the database costs.
@@ -39,9 +39,10 @@ from sqlalchemy import text
 
 from paperdesk.config import DB_FILE
 from paperdesk.core.text import _WORD, normalise_for_matching
-from paperdesk.services import importing, indexing
-from paperdesk.services.desk import Desk
-from paperdesk.services.matching import record_keys
+from paperdesk.services.runtime import indexing
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import importing
+from paperdesk.services.use_cases.matching import record_keys
 from paperdesk.store import bulk
 from paperdesk.store.library import Library
 
@@ -223,7 +224,7 @@ FLOORS = {
 
 
 def import_today(source: Path, folder: Path, how: str) -> dict[str, Any]:
-    """services.importing.import_files until its commit (indexing is not timed)."""
+    """services.use_cases.importing.import_files until its commit (indexing is not timed)."""
     desk = Desk.open(folder)
     wall, cpu = _timer()
 

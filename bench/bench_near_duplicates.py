@@ -1,5 +1,5 @@
 """Near-duplicate matching on the 13,417-paper corpus: its cost, and the scores the
-threshold in paperdesk/services/near_duplicates.py was chosen from.
+threshold in paperdesk/services/use_cases/near_duplicates.py was chosen from.
 
 Prints figures; not a test. Usage:
     python bench/bench_near_duplicates.py [--variants 3000]
@@ -18,7 +18,7 @@ from typing import Any
 
 from pylatexenc.latex2text import LatexNodes2Text
 
-from paperdesk.services.near_duplicates import (
+from paperdesk.services.use_cases.near_duplicates import (
     MATCH_THRESHOLD,
     SUGGEST_THRESHOLD,
     NearDuplicateIndex,

@@ -24,8 +24,8 @@ from typing import Any
 
 from paperdesk.core.errors import QueryError
 from paperdesk.core.scope import Kind, Scope
-from paperdesk.services import searching
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import searching
 
 TARGET_MS = 100.0
 CLASSES = {

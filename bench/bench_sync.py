@@ -20,8 +20,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from paperdesk.services import editing, importing
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import editing, importing
 from paperdesk.store import db
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -22,8 +22,8 @@ from sqlalchemy import event
 
 from paperdesk.core.scope import Scope
 from paperdesk.core.team_url import TeamAddress
-from paperdesk.services import demo, importing, searching
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import demo, importing, searching
 
 QUERIES = ["graph", "language models", "learning", "rating:>=4", "tag:none-yet", "diffusion"]
 

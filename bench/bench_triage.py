@@ -9,7 +9,7 @@ Measures, on the corpus (13,417 papers) or a replica of it (100,000):
   longest GUI-thread block meanwhile;
 - retrain: a decision to the background model that reflects it;
 - CPU and peak memory of the window's process and of the ranking's (which holds the
-  matrix and the model: services/ranking_process.py). When this script is the main
+  matrix and the model: services/runtime/ranking_process.py). When this script is the main
   module, the spawned ranking process imports it too (PySide6 included, never run):
   a few tens of MB more there than under `paperdesk`.
 With --heartbeat, instead: a user's whole triage as the window lives it, watched by a
@@ -41,8 +41,8 @@ from PySide6.QtCore import QSettings, Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 
 from paperdesk.gui.app import application  # noqa: E402
-from paperdesk.gui.triage_session import Order  # noqa: E402
-from paperdesk.services.promise import FEATURES_DIR  # noqa: E402
+from paperdesk.gui.triage.session import Order  # noqa: E402
+from paperdesk.services.runtime.promise import FEATURES_DIR  # noqa: E402
 
 
 def ms(seconds: float) -> str:

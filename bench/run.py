@@ -42,9 +42,9 @@ from index_variants import CURRENT, RECOMMENDED, build_parallel, build_serial
 
 from paperdesk.core import fields
 from paperdesk.core.models import Status
-from paperdesk.services import editing, importing, notes, searching, shortlists, tagging
-from paperdesk.services.desk import Desk
-from paperdesk.services.import_plan import plan_file
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import editing, importing, notes, searching, shortlists, tagging
+from paperdesk.services.use_cases.import_plan import plan_file
 
 MIX = [
     "graph neural networks",

@@ -24,9 +24,9 @@ from PySide6.QtCore import QSettings, Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 
 from paperdesk.gui.app import application  # noqa: E402
-from paperdesk.gui.triage_session import Order  # noqa: E402
-from paperdesk.services import demo, importing  # noqa: E402
-from paperdesk.services.desk import Desk  # noqa: E402
+from paperdesk.gui.triage.session import Order  # noqa: E402
+from paperdesk.services.runtime.desk import Desk  # noqa: E402
+from paperdesk.services.use_cases import demo, importing  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 QUERY = "diffusion"

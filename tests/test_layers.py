@@ -88,7 +88,7 @@ def test_the_services_are_the_only_door(source: str, kept_out: set[str]) -> None
 def test_the_gui_and_the_cli_cannot_reach_past_the_services(tmp_path: Path) -> None:
     """The store and the index are `Desk`'s private members (`_library`, `_index`), which
     the services use; ruff's SLF001 refuses any private member in gui/ and cli/."""
-    from paperdesk.services.desk import Desk
+    from paperdesk.services.runtime.desk import Desk
 
     with Desk.open(tmp_path / "library") as desk:
         assert not hasattr(desk, "library") and not hasattr(desk, "index")

@@ -25,7 +25,9 @@ from paperdesk.core.changes import Changes
 from paperdesk.core.errors import InvalidValueError, PaperdeskError
 from paperdesk.core.models import Status
 from paperdesk.core.scope import Scope
-from paperdesk.services import (
+from paperdesk.services.runtime import rolling_backups
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import (
     backup,
     citing,
     database_backups,
@@ -40,7 +42,6 @@ from paperdesk.services import (
     maintenance,
     notes,
     reading,
-    rolling_backups,
     saved,
     screenings,
     searching,
@@ -48,8 +49,7 @@ from paperdesk.services import (
     stats,
     tagging,
 )
-from paperdesk.services.desk import Desk
-from paperdesk.services.near_duplicates import SUGGEST_THRESHOLD
+from paperdesk.services.use_cases.near_duplicates import SUGGEST_THRESHOLD
 
 EXIT_ERROR = 1
 

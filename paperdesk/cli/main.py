@@ -14,8 +14,8 @@ from paperdesk.cli.parser import build_parser
 from paperdesk.config import resolve_library, resolve_library_dir
 from paperdesk.core.errors import DamagedLibraryError, PaperdeskError, PasswordNeeded, QueryError
 from paperdesk.core.team_url import TeamAddress
-from paperdesk.services import database_backups
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import database_backups
 
 EXIT_USAGE = 2  # a malformed query, like argparse's own usage errors
 

@@ -46,9 +46,9 @@ from paperdesk.core.models import Status
 from paperdesk.core.screening import ORDERS
 from paperdesk.core.triage import Decision
 from paperdesk.formats import citations
-from paperdesk.services import duplicates, exporting, searching
-from paperdesk.services.near_duplicates import SUGGEST_THRESHOLD
-from paperdesk.services.simulating import AI_CHOICES
+from paperdesk.services.use_cases import duplicates, exporting, searching
+from paperdesk.services.use_cases.near_duplicates import SUGGEST_THRESHOLD
+from paperdesk.services.use_cases.simulating import AI_CHOICES
 
 
 def _id_list(text: str) -> list[int]:

@@ -11,8 +11,8 @@ from paperdesk.cli.output import print_json
 from paperdesk.core.double_screening import Conflict, PairFigures
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.triage import LABELS, Decision
-from paperdesk.services import double_screening, labelled, screenings
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import double_screening, labelled, screenings
 
 
 def cmd_screenings(desk: Desk, args: argparse.Namespace) -> int:

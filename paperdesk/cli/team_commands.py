@@ -7,8 +7,8 @@ import getpass
 import sys
 
 from paperdesk.core.errors import PaperdeskError
-from paperdesk.services import team_admin
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import team_admin
 
 
 def cmd_team(desk: Desk, args: argparse.Namespace) -> int:

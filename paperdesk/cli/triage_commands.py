@@ -35,7 +35,9 @@ from paperdesk.core.triage import (
     TriageStats,
     pace_per_hour,
 )
-from paperdesk.services import (
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.runtime.promise import order_words
+from paperdesk.services.use_cases import (
     editing,
     history,
     notes,
@@ -45,9 +47,7 @@ from paperdesk.services import (
     tagging,
     triage,
 )
-from paperdesk.services.desk import Desk
-from paperdesk.services.promise import order_words
-from paperdesk.services.screenings import Prisma
+from paperdesk.services.use_cases.screenings import Prisma
 
 DECISION_KEYS = {"s": Decision.KEEP, "m": Decision.MAYBE, "x": Decision.DISCARD}
 HELP = """\

@@ -26,7 +26,7 @@ class Changes:
     highlight_words: bool = False
     history_id: int | None = None
     #: The generation the action committed (an import's: a team library's index skips
-    #: it once this machine indexed it, services/team_index.py).
+    #: it once this machine indexed it, services/runtime/team_index.py).
     generation: int | None = None
 
     def merged_with(self, other: Changes) -> Changes:

@@ -40,7 +40,7 @@ class ReadResult:
     problems: tuple[Problem, ...] = field(default_factory=tuple)
     warnings: tuple[Problem, ...] = field(default_factory=tuple)
     #: Why the file may not be what it seems (a seed list of noise): the import asks
-    #: before it writes anything (services/importing.py); None when all looks right.
+    #: before it writes anything (services/use_cases/importing.py); None when all looks right.
     doubt: str | None = None
     definitions: BibtexDefinitions = BibtexDefinitions()
 

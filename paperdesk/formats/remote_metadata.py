@@ -7,7 +7,7 @@
 - the `citation_*` meta tags of a paper's landing page (Google Scholar's; PMLR and the
   ACL Anthology both write them), which also name its PDF.
 
-No network here: services/identifier_lookup.py fetches, these only read.
+No network here: services/use_cases/identifier_lookup.py fetches, these only read.
 """
 
 from __future__ import annotations

@@ -24,10 +24,10 @@ from PySide6.QtWidgets import QApplication
 
 from paperdesk import __version__
 from paperdesk.core.team_url import TeamAddress
-from paperdesk.gui.dialogs import ErrorReporter
-from paperdesk.gui.main_window import MainWindow
-from paperdesk.gui.preferences import Preferences, apply_preferences
+from paperdesk.gui.dialogs.preferences import Preferences, apply_preferences
+from paperdesk.gui.dialogs.questions import ErrorReporter
 from paperdesk.gui.resources import app_icon
+from paperdesk.gui.window.main_window import MainWindow
 
 log = logging.getLogger(__name__)
 

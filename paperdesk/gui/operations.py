@@ -14,10 +14,10 @@ from functools import partial
 from typing import Any, TypeVar
 
 from paperdesk.core.changes import Changes
-from paperdesk.gui.dialogs import ErrorReporter
+from paperdesk.gui.dialogs.questions import ErrorReporter
 from paperdesk.gui.tasks import ErrorCallback, Job, ProgressCallback, TaskRunner
-from paperdesk.services.desk import Desk
-from paperdesk.services.pending_changes import PendingChange
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases.pending_changes import PendingChange
 
 T = TypeVar("T")
 Action = Callable[[Desk], Changes | None]
@@ -37,7 +37,7 @@ class Operations:
         self.apply_changes = apply_changes
         self.desk: Desk | None = None
         #: Keeps a rating or status a team library's absent server could not take
-        #: (gui/team_offline.py); None: such a change is refused like any other.
+        #: (gui/team/offline.py); None: such a change is refused like any other.
         self.keep_offline: Callable[[PendingChange], None] | None = None
 
     def perform(

@@ -104,7 +104,7 @@ class FullTextIndex:
         """Why the index cannot be used at all (missing, damaged, half-built), or None.
 
         A team library's index is then rebuilt; short of that it catches up from the
-        change sequence (services/team_index.py), whatever generation its stamp names.
+        change sequence (services/runtime/team_index.py), whatever generation its stamp names.
         """
         if (self.folder / REBUILD_FLAG).exists():
             return "an earlier rebuild was interrupted"

@@ -6,7 +6,7 @@ query typed in the window (the word being typed is an OR of a prefix and stems, 
 it does not correct). Here the query's own text is corrected word by word: a word whose
 term no document holds is replaced by the term of the most documents among the nearest
 (rapidfuzz over the Vocabulary: milliseconds), the rest of the text kept as typed.
-The replacements are index terms, stems (`diffus`): services/searching.py shows them
+The replacements are index terms, stems (`diffus`): services/use_cases/searching.py shows them
 as the words papers use (diffusion).
 """
 

@@ -11,7 +11,7 @@ terms it looks up and of their posting lists, which the kernel can drop again.
 Every writer of an index gets a temporary folder of its own for the sorted runs its
 pool spills. whoosh names one folder per index (`papers.tmp`), shared by all writers,
 and a writer that finishes or is cancelled deletes it: a cancelled worker of an index
-pool (services/index_pool.py) deleted the runs another worker was still writing, which
+pool (services/runtime/index_pool.py) deleted the runs another worker was still writing, which
 then failed reading them back.
 """
 

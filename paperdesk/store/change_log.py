@@ -3,7 +3,7 @@
 Every write on a team library ends by raising the generation (Database.committing)
 and recording here the papers whose search documents it changed. A client that was
 away, or that simply did not make those changes, asks `papers_since(its generation)`
-and re-indexes only them (services/team_index.py). Generations are committed in
+and re-indexes only them (services/runtime/team_index.py). Generations are committed in
 order (the generation row stays locked to the commit), so a client that has read
 generation G has seen every row up to G: nothing committed later can fall below it.
 
@@ -12,7 +12,7 @@ that member: only their index shows it (an index holds its reader's own note and
 rating, never the team's average), so only they re-index the paper for it.
 
 The local library does not keep this log: one program at a time writes it, and its
-index follows every change as it is made (services/_sync.py).
+index follows every change as it is made (services/use_cases/_sync.py).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Merging duplicate papers into one, and remembering pairs that are not duplicates.
 
-What a merge keeps is decided in services/duplicates.py; here a decided merge is
+What a merge keeps is decided in services/use_cases/duplicates.py; here a decided merge is
 applied as one undoable action that moves everything the others had to the survivor.
 """
 

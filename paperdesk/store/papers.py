@@ -67,7 +67,7 @@ STATE_COLUMNS = ("status", "rating", "updated")
 #: Papers with their state: every read of a whole paper or of its order goes through it.
 PAPERS_WITH_STATE = papers_t.join(state_t, state_t.c.paper_id == papers_t.c.id)
 
-#: The column each kind of match key lives in (services/matching.py names the kinds).
+#: The column each kind of match key lives in (services/use_cases/matching.py names the kinds).
 MATCH_COLUMNS = {
     "doi": papers_t.c.doi,
     "arxiv": papers_t.c.arxiv,
@@ -174,7 +174,7 @@ class PaperStore(SubStore):
     ) -> list[tuple[int, Any]]:
         """(id, the value it sorts by) of every paper, or of those of `ids` the library
         holds, ordered by the value then the id (kept orders follow changes with them:
-        services/column_orders.py)."""
+        services/use_cases/column_orders.py)."""
         column = SORT_COLUMNS.get(sort)
         if sort == "rating" and self._db.member is not None:
             column = own_rating(self._db.member)  # a team library: the reader's own

@@ -47,7 +47,7 @@ from paperdesk.store.tables import (
 State = dict[str, list[dict[str, Any]]]
 
 # Paper columns holding JSON text in the database and structured values in the state,
-# each with how the store writes it (store/imports.py, services/merging.py), so a restore
+# each with how the store writes it (store/imports.py, services/use_cases/merging.py), so a restore
 # gives back the very text that was backed up.
 # (Encoders built once: json.dumps with an option builds a new one per call.)
 _JSON_COLUMNS: dict[str, Callable[[Any], str]] = {

@@ -1,7 +1,7 @@
 """A team library's server: its faults as one-line messages, one migrator at a time.
 
 The database is remote and shared, so the file-based safeguards of a local library
-(store/faults.py, services/write_lock.py) do not apply. Instead: a server that cannot
+(store/faults.py, services/runtime/write_lock.py) do not apply. Instead: a server that cannot
 be reached, or refuses the login, is one line naming the masked address; and clients
 opening a new or old library at once take turns through an advisory lock of the
 server while one of them creates or upgrades the schema.

@@ -11,8 +11,15 @@ import pytest
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.core.team_url import TeamAddress
 from paperdesk.core.triage import Decision
-from paperdesk.services import double_screening, importing, notes, screenings, tagging, triage
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import (
+    double_screening,
+    importing,
+    notes,
+    screenings,
+    tagging,
+    triage,
+)
 from tests.cli.test_team_cli import SEEDS, paperdesk
 from tests.postgres_server import PostgresServer
 

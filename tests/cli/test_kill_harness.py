@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 
 from paperdesk.core.scope import Scope
-from paperdesk.services import reading, searching
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import reading, searching
 from tests.cli.test_cli import ROOT, SEEDS, run
 
 SEED_PAPERS = 38

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paperdesk.services import backup, tagging
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import backup, tagging
 from tests.cli.test_cli import SEEDS, run
 
 

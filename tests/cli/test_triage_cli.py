@@ -107,7 +107,7 @@ RANKING_PROBE = """
 import argparse, io, os, sys
 from pathlib import Path
 from paperdesk.cli.triage_commands import run_triage
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
 
 class Keys:  # waits for the model after the keep, so the next paper is the model's
     def __init__(self, desk):

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from paperdesk.core.scope import Scope
-from paperdesk.services import maintenance, reading, searching
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import maintenance, reading, searching
 from tests.cli.test_cli import SEEDS, run
 
 

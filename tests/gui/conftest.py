@@ -57,8 +57,8 @@ def isolated_settings(tmp_path, monkeypatch):
 @pytest.fixture(scope="session")
 def seeded_library_template(tmp_path_factory) -> Path:
     """Import the seeds once per session; each test gets its own copy of the folder."""
-    from paperdesk.services import demo, importing
-    from paperdesk.services.desk import Desk
+    from paperdesk.services.runtime.desk import Desk
+    from paperdesk.services.use_cases import demo, importing
 
     folder = tmp_path_factory.mktemp("gui-seeded") / "library"
     with Desk.open(folder) as desk:
@@ -76,7 +76,7 @@ def seeded_library(seeded_library_template: Path, tmp_path: Path) -> Path:
 
 def open_window(qtbot, folder: Path, settings_file: Path, offer_demo: bool = False):
     """A main window on `folder`, waited for until its library is open and listed."""
-    from paperdesk.gui.main_window import MainWindow
+    from paperdesk.gui.window.main_window import MainWindow
 
     settings = QSettings(str(settings_file), QSettings.Format.IniFormat)
     window = MainWindow(folder, settings, offer_demo=offer_demo)

@@ -6,8 +6,8 @@ import pytest
 from PySide6.QtGui import QImage
 
 from paperdesk.gui.app import run_gui
-from paperdesk.services import searching
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import searching
 
 
 def test_screenshot_writes_a_png_of_the_requested_size(qapp, seeded_library, tmp_path):

@@ -8,8 +8,8 @@ from paperdesk.core.models import Status
 from paperdesk.core.scope import Scope
 from paperdesk.core.triage import ANNOTATION_COLOURS
 from paperdesk.gui.actions import highlights, papers, shortlists
-from paperdesk.services import history, searching
-from paperdesk.services import shortlists as shortlist_service
+from paperdesk.services.use_cases import history, searching
+from paperdesk.services.use_cases import shortlists as shortlist_service
 from tests.gui.test_main_window import WAIT_MS, ScriptedAsker, changes, searched
 
 

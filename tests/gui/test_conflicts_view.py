@@ -14,9 +14,9 @@ from paperdesk.core.models import Status
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.core.team_url import TeamAddress
 from paperdesk.core.triage import Decision
-from paperdesk.gui.conflicts_view import ConflictsView
-from paperdesk.services import double_screening, notes, screenings, tagging, triage
-from paperdesk.services.desk import Desk
+from paperdesk.gui.triage.conflicts_view import ConflictsView
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import double_screening, notes, screenings, tagging, triage
 from tests.gui import test_team_window as team_gui
 from tests.postgres_server import PostgresServer
 

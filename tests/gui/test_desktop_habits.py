@@ -17,9 +17,9 @@ from PySide6.QtWidgets import QApplication
 from paperdesk import config
 from paperdesk.core.models import Status
 from paperdesk.gui.actions import shortlists
-from paperdesk.gui.paper_table_model import Column
-from paperdesk.gui.transfers import file_stem
-from paperdesk.services import searching
+from paperdesk.gui.window.paper_table_model import Column
+from paperdesk.gui.window.transfers import file_stem
+from paperdesk.services.use_cases import searching
 from tests.gui.conftest import open_window
 from tests.gui.test_main_window import WAIT_MS, ScriptedAsker, changes, searched, undo
 
@@ -162,7 +162,7 @@ def test_4_after_a_delete_and_its_undo_a_paper_is_selected(qtbot, window):
 
 
 def test_4_after_an_import_a_paper_is_selected(qtbot, tmp_path):
-    from paperdesk.services import demo
+    from paperdesk.services.use_cases import demo
 
     window = open_window(qtbot, tmp_path / "empty", tmp_path / "s.ini")
     assert window.model.rowCount() == 0 and window.detail.paper() is None
@@ -177,8 +177,8 @@ def test_4_after_an_import_a_paper_is_selected(qtbot, tmp_path):
 @pytest.fixture
 def linked_library(tmp_path) -> Path:
     """Three papers: a web page, a DOI only, and a URL that must never be opened."""
-    from paperdesk.services import importing
-    from paperdesk.services.desk import Desk
+    from paperdesk.services.runtime.desk import Desk
+    from paperdesk.services.use_cases import importing
 
     source = tmp_path / "linked.jsonl"
     records = [
@@ -277,7 +277,7 @@ def test_5_export_selection_preselects_the_selection(qtbot, window):
 
 # --- 6 and issue 13.6: notes and links ---------------------------------------------------------
 def test_6_the_note_preview_renders_math_as_abstracts_do(qtbot, window):
-    from paperdesk.gui.note_editor import markdown_with_math
+    from paperdesk.gui.window.note_editor import markdown_with_math
 
     assert markdown_with_math("costs $O(n^2)$, not $5 or $10") == "costs O(n²), not $5 or $10"
     assert markdown_with_math("`$x$` stays code") == "`$x$` stays code"
@@ -320,7 +320,7 @@ def test_13_6_only_http_links_are_shown_in_the_detail_pane(
 
 # --- 7. Preferences, Open Library, Recent Libraries -------------------------------------------
 def test_7_preferences_change_theme_and_font_size_and_the_default_library(qtbot, window, tmp_path):
-    from paperdesk.gui.preferences import Preferences, apply_preferences
+    from paperdesk.gui.dialogs.preferences import Preferences, apply_preferences
 
     app = QApplication.instance()
     size_before = app.font().pointSize()
@@ -384,7 +384,7 @@ def test_8_delete_asks_and_cancel_keeps_the_papers(qtbot, window):
 def test_8_the_question_names_the_count_and_can_be_turned_off(qtbot, window, monkeypatch):
     from PySide6.QtWidgets import QMessageBox
 
-    from paperdesk.gui.dialogs import Asker
+    from paperdesk.gui.dialogs.questions import Asker
 
     seen = []
 
@@ -455,7 +455,7 @@ def test_11_export_starts_in_documents_then_the_last_folder_with_a_name_without_
 ):
     from PySide6.QtWidgets import QFileDialog
 
-    from paperdesk.gui.dialogs import Asker
+    from paperdesk.gui.dialogs.questions import Asker
 
     assert file_stem("Reading group (ICML 2025)") == "reading-group-icml-2025"
     asked = []
@@ -479,7 +479,7 @@ def test_11_export_starts_in_documents_then_the_last_folder_with_a_name_without_
 
 def test_11_the_suggested_file_is_named_after_the_shortlist_without_spaces(qtbot, window):
     from paperdesk.core.scope import Scope
-    from paperdesk.services import exporting
+    from paperdesk.services.use_cases import exporting
 
     suggested = []
 
@@ -496,7 +496,7 @@ def test_11_the_suggested_file_is_named_after_the_shortlist_without_spaces(qtbot
 
 # --- issue 11 (GUI): bulk edits, reads off the GUI thread -----------------------------------------
 def test_a_bulk_status_is_shown_at_once_and_the_index_catches_up(qtbot, window, monkeypatch):
-    import paperdesk.services.index_follower as follower
+    import paperdesk.services.runtime.index_follower as follower
 
     monkeypatch.setattr(follower, "BULK_PAPERS", 5)  # the seeds stand in for 100,000 papers
     total = window.desk._library.papers.count()
@@ -517,7 +517,7 @@ def test_a_bulk_status_is_shown_at_once_and_the_index_catches_up(qtbot, window, 
 def test_the_sidebar_counts_and_undo_labels_are_read_off_the_gui_thread(qtbot, window, monkeypatch):
     import threading
 
-    from paperdesk.services import history, stats
+    from paperdesk.services.use_cases import history, stats
 
     threads = []
     overview, labels = stats.overview, history.labels
@@ -535,7 +535,7 @@ def test_the_sidebar_counts_and_undo_labels_are_read_off_the_gui_thread(qtbot, w
 
 
 def test_copy_citation_writes_the_style_chosen_in_preferences(qtbot, linked_library, tmp_path):
-    from paperdesk.gui.preferences import Preferences
+    from paperdesk.gui.dialogs.preferences import Preferences
 
     window = open_window(qtbot, linked_library, tmp_path / "s.ini")
     select_titled(window, "Web Paper")
@@ -557,7 +557,7 @@ def test_copy_citation_writes_the_style_chosen_in_preferences(qtbot, linked_libr
 def test_open_pdf_opens_the_address_the_identifiers_give(
     qtbot, linked_library, tmp_path, opened_urls
 ):
-    from paperdesk.services import editing
+    from paperdesk.services.use_cases import editing
 
     window = open_window(qtbot, linked_library, tmp_path / "s.ini")
     paper_id = select_titled(window, "Doi Paper")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.services import duplicates, importing
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import duplicates, importing
 from tests.gui.conftest import open_window
 from tests.gui.test_main_window import WAIT_MS
 

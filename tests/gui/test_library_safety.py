@@ -8,9 +8,9 @@ import threading
 from PySide6.QtCore import QSettings
 
 from paperdesk.core.scope import Scope
-from paperdesk.gui.main_window import MainWindow
-from paperdesk.services import maintenance, reading, searching
-from paperdesk.services.desk import Desk
+from paperdesk.gui.window.main_window import MainWindow
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import maintenance, reading, searching
 from tests.cli.test_cli import run
 from tests.gui.conftest import open_window
 
@@ -73,7 +73,7 @@ def test_changes_made_elsewhere_show_up_and_nothing_is_lost(qtbot, seeded_librar
 def test_a_read_only_library_opens_with_a_banner_and_refuses_changes(
     qtbot, seeded_library, tmp_path, monkeypatch
 ):
-    monkeypatch.setattr("paperdesk.services.desk.can_write", lambda _path: False)
+    monkeypatch.setattr("paperdesk.services.runtime.desk.can_write", lambda _path: False)
     before = (seeded_library / "library.sqlite3").read_bytes()
     window = open_window(qtbot, seeded_library, tmp_path / "settings.ini")
     assert window.read_only_banner.isVisible()

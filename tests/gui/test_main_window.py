@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QApplication
 from paperdesk.core.models import Status
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.gui.actions import shortlists, tags
-from paperdesk.gui.paper_table_model import Column, encode_paper_ids
-from paperdesk.services import searching
+from paperdesk.gui.window.paper_table_model import Column, encode_paper_ids
+from paperdesk.services.use_cases import searching
 from tests.formats.test_reader_faults import random_words_seed_list
 from tests.gui.test_sidebar import label
 
@@ -218,7 +218,7 @@ def test_a_note_typed_just_before_closing_is_saved(qtbot, seeded_library, tmp_pa
     paper_id = window.detail.paper().id
     qtbot.keyClicks(window.detail.notes.editor, "last words")
     window.close()
-    from paperdesk.services.desk import Desk
+    from paperdesk.services.runtime.desk import Desk
 
     with Desk.open(seeded_library) as desk:
         assert desk._library.papers.get(paper_id).note == "last words"
@@ -467,7 +467,7 @@ def test_a_seed_list_of_noise_is_imported_only_if_the_user_says_so(qtbot, window
 
 def test_a_long_import_shows_progress_and_cancel_stops_it(qtbot, window, tmp_path, monkeypatch):
     from paperdesk.core.errors import Cancelled
-    from paperdesk.services import plan_process
+    from paperdesk.services.use_cases import plan_process
 
     def slow_plan(desk, path, progress=None, cancelled=None):
         # Half-way through reading, then busy until the user cancels (a minute at most).
@@ -591,7 +591,7 @@ def test_declining_the_demo_is_remembered(qtbot, tmp_path):
 
 @pytest.mark.logs_errors
 def test_an_unexpected_error_is_shown_once_and_the_app_keeps_working(qtbot, window, monkeypatch):
-    from paperdesk.services import editing
+    from paperdesk.services.use_cases import editing
 
     def broken(*args):
         raise RuntimeError("disk on fire")
@@ -818,7 +818,7 @@ def test_a_file_the_library_keeps_changing_under_is_reported_and_the_import_goes
     """The window drives the same import session as the command line: the file is named
     in the report (it used to end the whole import with an error box)."""
     from paperdesk.core.errors import StalePlanError
-    from paperdesk.services import demo, importing
+    from paperdesk.services.use_cases import demo, importing
 
     first, second = demo.seed_files()[:2]
     real_commit = importing.commit

@@ -1,5 +1,5 @@
 """Opening a library in the window: the table first, then the day's backup and the
-index's check (gui/open_upkeep.py), without a search ever reading an unchecked index."""
+index's check (gui/window/open_upkeep.py), without a search ever reading an unchecked index."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import shutil
 
 from PySide6.QtCore import QSettings
 
-from paperdesk.gui.main_window import MainWindow
+from paperdesk.gui.window.main_window import MainWindow
 from paperdesk.store.sqlite_copies import backup_reason, backups_in
 
 

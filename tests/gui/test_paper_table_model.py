@@ -4,8 +4,8 @@ import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
 from paperdesk.core.models import Status
-from paperdesk.gui.paper_table import row_runs
-from paperdesk.gui.paper_table_model import (
+from paperdesk.gui.window.paper_table import row_runs
+from paperdesk.gui.window.paper_table_model import (
     MAX_PAGES,
     PAGE_SIZE,
     Column,
@@ -192,7 +192,7 @@ def test_selected_rows_are_selected_in_runs():
 
 def test_columns_take_headings_and_sort_keys_from_the_field_table(qtbot):
     from paperdesk.core import fields
-    from paperdesk.gui.paper_table_model import COLUMN_FIELDS, COLUMN_SORT_KEYS
+    from paperdesk.gui.window.paper_table_model import COLUMN_FIELDS, COLUMN_SORT_KEYS
 
     labelled = {f.name for f in fields.FIELDS if f.label is not None}
     assert {field.name for field in COLUMN_FIELDS.values()} == labelled

@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QStyle, QWidget
 from paperdesk.core.models import MAX_RATING
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.gui.actions import shortlists, tags
-from paperdesk.gui.dialogs import Asker
-from paperdesk.gui.paper_table_model import Column, rating_text
-from paperdesk.gui.tag_chips import TagChip, TagChips
+from paperdesk.gui.dialogs.questions import Asker
+from paperdesk.gui.widgets.tag_chips import TagChip, TagChips
+from paperdesk.gui.window.paper_table_model import Column, rating_text
 from tests.gui.conftest import open_window
 from tests.gui.test_main_window import WAIT_MS, ScriptedAsker, changes
 
@@ -178,8 +178,8 @@ def test_files_handed_over_by_the_menu_entry_are_imported_once_the_library_is_op
     # Issue 25: the menu entry's Exec had no %F; `paperdesk --import FILE...` takes them.
     from paperdesk.cli.parser import build_parser
     from paperdesk.gui.app import import_once_open
-    from paperdesk.gui.main_window import MainWindow
-    from paperdesk.services.desk import Desk
+    from paperdesk.gui.window.main_window import MainWindow
+    from paperdesk.services.runtime.desk import Desk
 
     assert build_parser().parse_args(["--import", "a.bib", "b.csv"]).import_files == [
         "a.bib",

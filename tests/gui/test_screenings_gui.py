@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from paperdesk.services import importing
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import importing
 from paperdesk.store import triage as store_triage
 from tests.gui.conftest import open_window
 from tests.gui.test_triage_view import CTRL, SHIFT, WAIT_MS, decided, enter_triage
@@ -156,7 +156,7 @@ def test_the_triage_view_and_the_statistics_say_the_same_time_left(
 
 
 def test_a_discard_carries_a_reason_picked_by_key_or_typed_new(qtbot, window) -> None:
-    from paperdesk.services import screenings
+    from paperdesk.services.use_cases import screenings
 
     view = enter_triage(qtbot, window)
     first = view.session.paper.id

@@ -4,7 +4,7 @@ from datetime import datetime
 
 from paperdesk.core.models import ImportBatch, Overview, SavedSearch, ShortlistInfo, TagInfo
 from paperdesk.core.scope import Kind, Scope
-from paperdesk.gui.sidebar import SECTION, Sidebar, coloured_tag_keys
+from paperdesk.gui.window.sidebar import SECTION, Sidebar, coloured_tag_keys
 
 
 def data(**overrides) -> Overview:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from paperdesk.core.team_values import MemberNote, TeamValues
-from paperdesk.gui.detail_pane import DetailPane
+from paperdesk.gui.window.detail_pane import DetailPane
 from tests.factories import make_paper
 
 TEAM = TeamValues(

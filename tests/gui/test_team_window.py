@@ -19,12 +19,13 @@ from paperdesk.core.errors import PasswordNeeded
 from paperdesk.core.scope import Scope
 from paperdesk.core.team_url import TeamAddress
 from paperdesk.gui.actions import papers, tags
-from paperdesk.gui.main_window import MainWindow
-from paperdesk.gui.paper_table_model import Column
-from paperdesk.gui.preferences import recent_libraries
-from paperdesk.gui.team_connect import TeamConnectDialog
-from paperdesk.gui.team_offline import OFFLINE_TEXT
-from paperdesk.services import (
+from paperdesk.gui.dialogs.preferences import recent_libraries
+from paperdesk.gui.team.connect import TeamConnectDialog
+from paperdesk.gui.team.offline import OFFLINE_TEXT
+from paperdesk.gui.window.main_window import MainWindow
+from paperdesk.gui.window.paper_table_model import Column
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import (
     demo,
     editing,
     importing,
@@ -34,7 +35,6 @@ from paperdesk.services import (
     searching,
     tagging,
 )
-from paperdesk.services.desk import Desk
 from tests.gui.tcp_proxy import TcpProxy
 from tests.postgres_server import PostgresServer, password_of
 

@@ -9,8 +9,8 @@ from PySide6.QtCore import Qt
 from paperdesk.core.models import Status
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.core.triage import ANNOTATION_COLOURS, Decision
-from paperdesk.gui.triage_session import Order
-from paperdesk.services import searching
+from paperdesk.gui.triage.session import Order
+from paperdesk.services.use_cases import searching
 
 WAIT_MS = 20_000
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -277,7 +277,7 @@ def test_a_dead_ranking_process_means_file_order_a_notice_and_a_restart(qtbot, w
     import os
     import signal
 
-    from paperdesk.services.promise import STOPPED
+    from paperdesk.services.runtime.promise import STOPPED
 
     view, promise = trained_by_promise(qtbot, window)
     link = promise.link()
@@ -324,8 +324,8 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 from paperdesk.core.triage import Decision
-from paperdesk.gui.main_window import MainWindow
-from paperdesk.gui.triage_session import Order
+from paperdesk.gui.window.main_window import MainWindow
+from paperdesk.gui.triage.session import Order
 
 app = QApplication([])
 window = MainWindow(Path(sys.argv[1]), QSettings(sys.argv[2], QSettings.Format.IniFormat))
@@ -448,7 +448,7 @@ def test_a_note_whose_save_fails_in_the_detail_pane_is_the_draft_triage_opens(qt
 
 def test_a_paper_that_cannot_be_read_keeps_the_queue_and_says_why(qtbot, window, monkeypatch):
     from paperdesk.core.errors import ServerUnreachable
-    from paperdesk.services import reading
+    from paperdesk.services.use_cases import reading
 
     view = enter_triage(qtbot, window)
     first = view.session.paper.id
@@ -478,7 +478,7 @@ def test_a_paper_that_cannot_be_read_keeps_the_queue_and_says_why(qtbot, window,
 def test_hundreds_of_papers_gone_in_a_row_are_passed_over_without_recursion(qtbot, window):
     """Another program deleted 600 papers of the queue: J passes over them in a loop
     (recursing once per paper raised RecursionError at ~480)."""
-    from paperdesk.gui.triage_session import _Round
+    from paperdesk.gui.triage.session import _Round
 
     view = enter_triage(qtbot, window)
     session = view.session

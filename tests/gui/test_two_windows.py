@@ -2,7 +2,7 @@
 moment; each shows the other's change within the library watch's poll; nothing is lost.
 
 Each window has its own writer thread, and the write lock is per thread, so the two
-exclude each other as two programs would (services/write_lock.py)."""
+exclude each other as two programs would (services/runtime/write_lock.py)."""
 
 from __future__ import annotations
 

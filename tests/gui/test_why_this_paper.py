@@ -11,7 +11,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 
 from paperdesk.core.models import Status
-from paperdesk.gui.abstract_marks import (
+from paperdesk.gui.dialogs.preferences import WHY_KEY, dark_palette, light_palette
+from paperdesk.gui.triage.session import Order
+from paperdesk.gui.widgets.abstract_marks import (
     TERMS_EACH_WAY,
     TINTED_SHARE,
     calm,
@@ -19,12 +21,10 @@ from paperdesk.gui.abstract_marks import (
     tint_styles,
     why_html,
 )
-from paperdesk.gui.preferences import WHY_KEY, dark_palette, light_palette
-from paperdesk.gui.triage_session import Order
 from paperdesk.ranking.explanation import Contribution, Explanation
-from paperdesk.services import editing, searching
-from paperdesk.services.desk import Desk
-from paperdesk.services.rendering import words_pattern
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import editing, searching
+from paperdesk.services.use_cases.rendering import words_pattern
 from tests.gui.conftest import open_window
 from tests.gui.test_triage_view import WAIT_MS, enter_triage, trained_by_promise
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QLineEdit, QWidget
 
-from paperdesk.gui.note_editor import SAVE_DELAY_MS, NoteEditor
-from paperdesk.gui.search_bar import SearchBar
-from paperdesk.gui.star_rating import STAR_GOLD, StarRating
-from paperdesk.gui.tag_chips import TagChips, readable_text_colour, split_tag_input
+from paperdesk.gui.widgets.star_rating import STAR_GOLD, StarRating
+from paperdesk.gui.widgets.tag_chips import TagChips, readable_text_colour, split_tag_input
+from paperdesk.gui.window.note_editor import SAVE_DELAY_MS, NoteEditor
+from paperdesk.gui.window.search_bar import SearchBar
 
 
 # --- stars ----------------------------------------------------------------------------

@@ -62,7 +62,7 @@ from pathlib import Path
 from PySide6.QtGui import QGuiApplication
 import paperdesk
 from paperdesk.gui import resources
-from paperdesk.services import demo
+from paperdesk.services.use_cases import demo
 app = QGuiApplication([])
 venv = Path(sys.argv[1]).resolve()
 assert venv in Path(paperdesk.__file__).resolve().parents, paperdesk.__file__

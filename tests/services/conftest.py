@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.services import importing
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import importing
 
 SEEDS = sorted((Path(__file__).resolve().parents[2] / "seeds").glob("*.txt"))
 

@@ -14,8 +14,8 @@ import random
 import sys
 
 from paperdesk.core.team_url import TeamAddress
-from paperdesk.services import editing, notes, searching, shortlists, tagging
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import editing, notes, searching, shortlists, tagging
 
 SHARED_TAG = "team/shared"
 SHORTLIST = "Team picks"

@@ -20,7 +20,8 @@ from paperdesk.core.errors import FormatError, LibraryError
 from paperdesk.core.models import PaperRecord, Status
 from paperdesk.core.triage import Decision
 from paperdesk.formats.atomic import WriteError
-from paperdesk.services import (
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import (
     annotations,
     backup,
     duplicates,
@@ -35,8 +36,7 @@ from paperdesk.services import (
     shortlists,
     tagging,
 )
-from paperdesk.services import triage as triage_service
-from paperdesk.services.desk import Desk
+from paperdesk.services.use_cases import triage as triage_service
 from tests.services.conftest import SEEDS, paper_with
 
 # Not the user's data: the undo journal of the old library, counters, Alembic's stamp,

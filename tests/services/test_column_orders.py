@@ -8,8 +8,8 @@ import pytest
 
 from paperdesk.core import fields
 from paperdesk.core.models import Status
-from paperdesk.services import column_orders, editing, history, searching, tagging
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import column_orders, editing, history, searching, tagging
 
 KEYS = [key for key in searching.SORT_KEYS if key not in (fields.RELEVANCE, fields.PROMISE)]
 

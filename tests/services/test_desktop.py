@@ -11,7 +11,7 @@ import pytest
 
 from paperdesk.cli.main import main
 from paperdesk.config import bundled_dir
-from paperdesk.services import desktop
+from paperdesk.services.use_cases import desktop
 
 
 def test_the_menu_entry_starts_this_program_with_the_shipped_icon(tmp_path, monkeypatch):

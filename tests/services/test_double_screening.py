@@ -17,8 +17,15 @@ from paperdesk.core.models import Status
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.core.screening import Screening
 from paperdesk.core.triage import Decision
-from paperdesk.services import double_screening, history, notes, screenings, tagging, triage
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import (
+    double_screening,
+    history,
+    notes,
+    screenings,
+    tagging,
+    triage,
+)
 from tests.postgres_server import PostgresServer
 from tests.services import test_team_roles as team
 from tests.services.test_team_roles import Client, raw_sql

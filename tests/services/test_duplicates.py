@@ -6,17 +6,17 @@ import pytest
 
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.models import Identifiers, PaperRecord, Status
-from paperdesk.services import (
+from paperdesk.services.runtime import indexing
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import (
     duplicates,
     editing,
     history,
-    indexing,
     notes,
     searching,
     shortlists,
     tagging,
 )
-from paperdesk.services.desk import Desk
 from tests.services.conftest import paper_with
 
 TTT_START = "Self-attention performs well in long context"

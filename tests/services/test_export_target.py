@@ -14,8 +14,8 @@ from paperdesk.config import DB_FILE, INDEX_DIR, UNFINISHED_DIR
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.scope import Scope
 from paperdesk.formats.atomic import atomic_open
-from paperdesk.services import exporting
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import exporting
 
 
 def export(desk: Desk, path: Path, **flags: bool) -> exporting.ExportResult:

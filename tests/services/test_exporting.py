@@ -17,7 +17,8 @@ from paperdesk.core.scope import Scope
 from paperdesk.formats.bibtex_writer import write_bibtex
 from paperdesk.formats.csv_reader import read_csv
 from paperdesk.formats.json_reader import read_json
-from paperdesk.services import (
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import (
     editing,
     exporting,
     history,
@@ -26,7 +27,6 @@ from paperdesk.services import (
     shortlists,
     tagging,
 )
-from paperdesk.services.desk import Desk
 from tests.conftest import lines_of
 
 HOSTILE_NOTES = [

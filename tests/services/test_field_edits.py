@@ -8,8 +8,8 @@ import pytest
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.fields import editable_field, raw_value
 from paperdesk.core.models import Paper
-from paperdesk.services import editing, history, searching
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import editing, history, searching
 
 # field, what the user types, what the paper then shows in that field, and input refused
 CASES = [

@@ -10,9 +10,9 @@ import pytest
 from pytest_httpserver import HTTPServer
 
 from paperdesk.core.links import pdf_url
-from paperdesk.services import history
-from paperdesk.services.desk import Desk
-from paperdesk.services.identifier_lookup import (
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import history
+from paperdesk.services.use_cases.identifier_lookup import (
     Sources,
     add_records,
     fetch_records,

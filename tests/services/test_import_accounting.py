@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.services import duplicates, importing, reading
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import duplicates, importing, reading
 from tests.conftest import BIB_FILES
 from tests.services.conftest import SEEDS
 

@@ -13,9 +13,10 @@ from paperdesk.core.changes import Changes
 from paperdesk.core.errors import Cancelled
 from paperdesk.core.models import Identifiers, PaperRecord, Status, UserData
 from paperdesk.core.team_values import MemberNote, TeamValues
-from paperdesk.services import editing, import_spool, importing, indexing, searching, tagging
-from paperdesk.services.desk import Desk
-from paperdesk.services.import_spool import NewPaperSpool
+from paperdesk.services.runtime import indexing
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import editing, import_spool, importing, searching, tagging
+from paperdesk.services.use_cases.import_spool import NewPaperSpool
 from paperdesk.store.imports import NewPaper
 from tests.services.conftest import paper_with
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from paperdesk.config import DB_FILE
 from paperdesk.core.models import Status
-from paperdesk.services import editing, history, importing, searching
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import editing, history, importing, searching
 from tests.services.conftest import paper_with
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paperdesk.services import importing, searching
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import importing, searching
 from tests.services.conftest import SEEDS, paper_with
 
 

@@ -12,8 +12,8 @@ from filelock import FileLock
 
 from paperdesk.core.errors import IndexUnusableError, StorageError
 from paperdesk.search import segments
-from paperdesk.services import maintenance, searching
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import maintenance, searching
 
 
 def test_leftovers_of_killed_index_writers_are_removed_at_open(desk: Desk) -> None:

@@ -1,4 +1,4 @@
-"""The search index's freshness: one owner (services/index_follower.py) that writers
+"""The search index's freshness: one owner (services/runtime/index_follower.py) that writers
 tell what changed and readers ask how far behind the index is."""
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ import threading
 import pytest
 
 from paperdesk.core.models import Status
-from paperdesk.services import editing, importing, index_follower, searching
-from paperdesk.services.desk import Desk
-from paperdesk.services.import_plan import plan_file
+from paperdesk.services.runtime import index_follower
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import editing, importing, searching
+from paperdesk.services.use_cases.import_plan import plan_file
 from tests.services.conftest import SEEDS
 
 #: The seed library's 38 papers stand in for 100,000: a change of more is a bulk one.

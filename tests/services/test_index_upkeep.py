@@ -5,18 +5,11 @@ from __future__ import annotations
 import pytest
 
 from paperdesk.core.errors import Cancelled
-from paperdesk.services import desk as desk_module
-from paperdesk.services import (
-    editing,
-    importing,
-    index_pool,
-    indexing,
-    maintenance,
-    searching,
-    tagging,
-)
-from paperdesk.services.desk import Desk
-from paperdesk.services.import_plan import plan_file
+from paperdesk.services.runtime import desk as desk_module
+from paperdesk.services.runtime import index_pool, indexing
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import editing, importing, maintenance, searching, tagging
+from paperdesk.services.use_cases.import_plan import plan_file
 from tests.services.conftest import SEEDS
 
 QUERIES = ["graph", "test-time training", '"language models"', "tag:ml", "title:learning"]

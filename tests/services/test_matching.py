@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from paperdesk.core.models import Identifiers, PaperRecord
-from paperdesk.services.matching import Matcher, Verdict, record_keys
+from paperdesk.services.use_cases.matching import Matcher, Verdict, record_keys
 from paperdesk.store.library import Library
 
 ABSTRACT = "We study a problem at length and with care, and we report what we found. " * 3

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.services.near_duplicates import (
+from paperdesk.services.use_cases.near_duplicates import (
     MATCH_THRESHOLD,
     MAX_BLOCK,
     SUGGEST_THRESHOLD,

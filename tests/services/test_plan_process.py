@@ -1,4 +1,4 @@
-"""Planning a large import in a process of its own (services/plan_process.py)."""
+"""Planning a large import in a process of its own (services/use_cases/plan_process.py)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import pytest
 
 from paperdesk.core.errors import Cancelled
 from paperdesk.core.models import PaperRecord
-from paperdesk.services import importing, plan_process, reading, searching
-from paperdesk.services.desk import Desk
-from paperdesk.services.import_plan import FilePlan, plan_file
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import importing, plan_process, reading, searching
+from paperdesk.services.use_cases.import_plan import FilePlan, plan_file
 
 
 def papers_file(folder: Path, count: int, start: int = 0) -> Path:

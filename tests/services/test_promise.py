@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from paperdesk.core.triage import Decision
-from paperdesk.services import editing, triage
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import editing, triage
 
 # Words every ICML seed list has many times, so each has a column of its own.
 NEW_TITLE = "Graph neural networks for reinforcement learning with language models"

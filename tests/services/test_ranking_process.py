@@ -1,4 +1,4 @@
-"""The ranking runs in a process of its own (services/ranking_process.py): it ends with
+"""The ranking runs in a process of its own (services/runtime/ranking_process.py): it ends with
 the library, and its death leaves triage in file order, said, and restarted (3 at most)."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from paperdesk.core.triage import Decision
-from paperdesk.services import promise as promise_module
-from paperdesk.services import triage
-from paperdesk.services.desk import Desk
-from paperdesk.services.promise import MAX_DEATHS, STOPPED, Promise
-from paperdesk.services.ranking_link import Ranked
+from paperdesk.services.runtime import promise as promise_module
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.runtime.promise import MAX_DEATHS, STOPPED, Promise
+from paperdesk.services.runtime.ranking_link import Ranked
+from paperdesk.services.use_cases import triage
 
 
 def _wait_until(condition, timeout: float = 60.0) -> None:

@@ -6,8 +6,8 @@ import pytest
 
 from paperdesk.core.errors import NotFoundError
 from paperdesk.core.models import Status
-from paperdesk.services import editing, history, reading, shortlists, stats, tagging
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import editing, history, reading, shortlists, stats, tagging
 from tests.services.conftest import SEEDS
 
 

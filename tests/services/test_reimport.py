@@ -7,8 +7,8 @@ from pathlib import Path
 
 from paperdesk.core.models import Status
 from paperdesk.core.text import fingerprint
-from paperdesk.services import editing, importing, notes, searching, shortlists, tagging
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import editing, importing, notes, searching, shortlists, tagging
 from paperdesk.store.sqlite_copies import backup_reason, backups_in
 from tests.services.conftest import SEEDS, paper_with
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from paperdesk.services.rendering import abstract_html
+from paperdesk.services.use_cases.rendering import abstract_html
 from tests.text.html_checks import assert_safe_html, marked
 
 
@@ -29,7 +29,7 @@ def test_tinted_words_and_marked_passages_are_styled_where_the_reader_sees_them(
     from datetime import datetime
 
     from paperdesk.core.models import Annotation
-    from paperdesk.services.rendering import WordStyle, passage_at
+    from paperdesk.services.use_cases.rendering import WordStyle, passage_at
 
     abstract = r"Contextual \emph{bandits} with regret bounds <script>x</script> for neural nets."
     start, stop, quote = passage_at(abstract, 0, 18)
@@ -55,7 +55,7 @@ def test_why_this_paper_names_words_of_its_abstract_and_no_stop_words(desk) -> N
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
     from paperdesk.core.triage import Decision
-    from paperdesk.services import reading, triage
+    from paperdesk.services.use_cases import reading, triage
 
     triage.decide(desk, 1, Decision.KEEP)
     triage.decide(desk, 2, Decision.DISCARD)

@@ -14,8 +14,16 @@ from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.core.screening import UNDECIDED, Screening
 from paperdesk.core.triage import Decision, Progress
-from paperdesk.services import editing, history, importing, labelled, reading, screenings, triage
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import (
+    editing,
+    history,
+    importing,
+    labelled,
+    reading,
+    screenings,
+    triage,
+)
 
 MOLECULES = Path(__file__).resolve().parents[1] / "data" / "molecules.csv"
 QUERY = "diffusion models for molecules"

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from paperdesk.core.scope import Kind, Scope
-from paperdesk.services import importing, notes, searching
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import importing, notes, searching
 
 PAPERS = {
     "diffusion": "Score-based diffusion models for image synthesis",

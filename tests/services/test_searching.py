@@ -7,8 +7,8 @@ import pytest
 from paperdesk.core.errors import InvalidValueError, NotFoundError, QueryError
 from paperdesk.core.models import Status
 from paperdesk.core.scope import Kind, Scope
-from paperdesk.services import editing, reading, saved, searching, shortlists, tagging
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import editing, reading, saved, searching, shortlists, tagging
 from tests.services.conftest import paper_with
 
 TTT = "Self-attention performs well in long context"

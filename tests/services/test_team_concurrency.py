@@ -16,8 +16,8 @@ import pytest
 from paperdesk.core.models import Paper
 from paperdesk.core.team_url import TeamAddress
 from paperdesk.core.team_values import TeamValues
-from paperdesk.services import history, importing, searching, shortlists
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import history, importing, searching, shortlists
 from tests.postgres_server import USERS, PostgresServer
 from tests.services.team_client import SHARED_TAG, SHORTLIST
 

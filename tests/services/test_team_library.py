@@ -13,7 +13,9 @@ from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.models import Status
 from paperdesk.core.scope import Scope
 from paperdesk.core.team_url import TeamAddress
-from paperdesk.services import (
+from paperdesk.services.runtime import team_index
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import (
     editing,
     exporting,
     history,
@@ -22,10 +24,8 @@ from paperdesk.services import (
     searching,
     shortlists,
     tagging,
-    team_index,
 )
-from paperdesk.services.desk import Desk
-from paperdesk.services.pending_changes import PendingChange
+from paperdesk.services.use_cases.pending_changes import PendingChange
 from tests.postgres_server import PostgresServer
 
 SEEDS = sorted((Path(__file__).resolve().parents[2] / "seeds").glob("*.txt"))
@@ -261,8 +261,8 @@ def test_a_rating_made_while_the_server_is_away_is_kept_and_applied_on_reconnect
     seeded: Desk, client: Client
 ) -> None:
     from paperdesk.core.errors import ServerUnreachable
-    from paperdesk.services import pending_changes
-    from paperdesk.services.pending_changes import PendingChange
+    from paperdesk.services.use_cases import pending_changes
+    from paperdesk.services.use_cases.pending_changes import PendingChange
 
     bob = client("bob")
     bob.offline = True  # what the window's watch sets when the server stops answering
@@ -287,7 +287,7 @@ def test_a_rating_made_while_the_server_is_away_is_kept_and_applied_on_reconnect
 
 def test_a_screening_is_shared_and_each_decision_names_it(seeded: Desk, client: Client) -> None:
     from paperdesk.core.triage import Decision
-    from paperdesk.services import screenings, triage
+    from paperdesk.services.use_cases import screenings, triage
 
     review = screenings.start(seeded, "Review", scope=Scope(), reasons=("off topic",))
     pending = screenings.queue(seeded, review).pending
@@ -361,7 +361,7 @@ def test_a_change_of_each_kind_made_while_the_server_is_away_is_applied_on_recon
     seeded: Desk, client: Client, kind: str
 ) -> None:
     from paperdesk.core.errors import ServerUnreachable
-    from paperdesk.services import pending_changes
+    from paperdesk.services.use_cases import pending_changes
 
     before, change, meanwhile, holds = OFFLINE_CASES[kind]
     before(seeded)

@@ -16,9 +16,9 @@ import pytest
 
 from paperdesk.core.errors import PaperdeskError, ReadOnlyLibraryError
 from paperdesk.core.team_url import TeamAddress
-from paperdesk.services import editing, history, importing, notes, tagging
-from paperdesk.services.desk import Desk
-from paperdesk.services.import_plan import plan_file
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import editing, history, importing, notes, tagging
+from paperdesk.services.use_cases.import_plan import plan_file
 from tests.postgres_server import READER, PostgresServer
 
 SEEDS = sorted((Path(__file__).resolve().parents[2] / "seeds").glob("*.txt"))
@@ -171,7 +171,7 @@ def test_a_reader_reads_and_the_server_refuses_their_writes(
 def test_a_member_added_later_reads_and_writes_their_own(
     seeded: Desk, postgres_server: PostgresServer, team_database: str, tmp_path: Path
 ) -> None:
-    from paperdesk.services import team_admin
+    from paperdesk.services.use_cases import team_admin
 
     with raw_sql(postgres_server, "postgres", "postgres") as admin:
         admin.execute("drop role if exists frank")
@@ -186,7 +186,7 @@ def test_a_member_added_later_reads_and_writes_their_own(
 def test_role_management_needs_an_owner_and_says_what_to_grant(
     seeded: Desk, client: Client
 ) -> None:
-    from paperdesk.services import team_admin
+    from paperdesk.services.use_cases import team_admin
 
     with pytest.raises(PaperdeskError) as refused:
         team_admin.add_member(client("bob"), "mallory", "owner")

@@ -17,8 +17,8 @@ import bibtexparser
 import pytest
 
 from paperdesk.core.scope import Scope
-from paperdesk.services import exporting, history, importing, reading, searching
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import exporting, history, importing, reading, searching
 from tests.formats.test_latex_run import assert_accepted, run_latex
 
 TEX_HEAVY = Path(__file__).parent / "fixtures" / "tex_heavy.bib"

@@ -12,7 +12,8 @@ from paperdesk.core.models import Status
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.core.screening import UNDECIDED
 from paperdesk.core.triage import Decision
-from paperdesk.services import (
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import (
     annotations,
     backup,
     editing,
@@ -24,7 +25,6 @@ from paperdesk.services import (
     shortlists,
     triage,
 )
-from paperdesk.services.desk import Desk
 
 
 def shortlist_ids(desk: Desk, name: str) -> list[int]:

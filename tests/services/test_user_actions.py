@@ -9,7 +9,8 @@ import pytest
 
 from paperdesk.core.errors import NotFoundError, QueryError
 from paperdesk.core.models import Status
-from paperdesk.services import (
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import (
     editing,
     history,
     maintenance,
@@ -20,7 +21,6 @@ from paperdesk.services import (
     stats,
     tagging,
 )
-from paperdesk.services.desk import Desk
 from tests.services.conftest import paper_with
 
 

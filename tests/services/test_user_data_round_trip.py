@@ -11,7 +11,8 @@ import pytest
 
 from paperdesk.core.models import Paper, Status
 from paperdesk.core.scope import Scope
-from paperdesk.services import (
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import (
     editing,
     exporting,
     history,
@@ -22,7 +23,6 @@ from paperdesk.services import (
     shortlists,
     tagging,
 )
-from paperdesk.services.desk import Desk
 from paperdesk.text import to_plain
 
 FORMATS = [("bibtex", "bibtex", ".bib"), ("biblatex", "bibtex", ".bib"), ("ris", "ris", ".ris")]

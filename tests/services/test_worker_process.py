@@ -1,4 +1,4 @@
-"""The one helper for every spawned worker process (services/worker_process.py)."""
+"""The one helper for every spawned worker process (services/runtime/worker_process.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from multiprocessing.connection import Connection
 
 import pytest
 
-from paperdesk.services.worker_process import (
+from paperdesk.services.runtime.worker_process import (
     Restarts,
     WorkerDied,
     WorkerFailed,

@@ -13,17 +13,17 @@ import pytest
 
 from paperdesk.core.scope import Scope
 from paperdesk.search.index import FullTextIndex
-from paperdesk.services import (
+from paperdesk.services.runtime import rolling_backups
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.runtime.write_lock import lock_for
+from paperdesk.services.use_cases import (
     database_backups,
     importing,
     maintenance,
     reading,
-    rolling_backups,
     searching,
     tagging,
 )
-from paperdesk.services.desk import Desk
-from paperdesk.services.write_lock import lock_for
 from tests.services.conftest import SEEDS
 
 

@@ -189,7 +189,7 @@ def test_the_first_sort_by_title_or_first_author_walks_an_index(library: Library
         for descending in (False, True):
             whole = library.papers.sort_values(key, descending)
             # The same order as each paper's own value gives (kept orders follow changes
-            # by those: services/column_orders.py).
+            # by those: services/use_cases/column_orders.py).
             one_by_one = library.papers.sort_values(key, descending, range(1, 8))
             assert whole == one_by_one, (key, descending)
     statements: list[str] = []

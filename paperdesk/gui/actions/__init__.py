@@ -33,7 +33,7 @@ def perform(
 
     On failure `failed` runs first (the caller's own bookkeeping: a busy flag, a draft),
     then the error is reported as every action's is: a message naming the action, the
-    library unchanged (gui/dialogs.py `ErrorReporter`).
+    library unchanged (gui/dialogs/questions.py `ErrorReporter`).
     """
 
     def report(error: BaseException) -> None:

@@ -7,7 +7,7 @@ from paperdesk.core.triage import LABELS, Decision
 from paperdesk.gui.actions import Done, perform
 from paperdesk.gui.operations import Operations
 from paperdesk.gui.tasks import ErrorCallback
-from paperdesk.services import triage
+from paperdesk.services.use_cases import triage
 
 
 def decide(

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from paperdesk.gui.actions import Done, perform
 from paperdesk.gui.operations import Operations
-from paperdesk.services import duplicates
+from paperdesk.services.use_cases import duplicates
 
 
 def merge(operations: Operations, ids: Sequence[int], done: Done | None = None) -> None:

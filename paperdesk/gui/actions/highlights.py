@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from paperdesk.gui.actions import perform
 from paperdesk.gui.operations import Operations
-from paperdesk.services import annotations as marks  # not `annotations`: __future__'s
-from paperdesk.services import triage
+from paperdesk.services.use_cases import annotations as marks  # not `annotations`: __future__'s
+from paperdesk.services.use_cases import triage
 
 
 def highlight(

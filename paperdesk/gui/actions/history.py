@@ -5,7 +5,7 @@ from __future__ import annotations
 from paperdesk.gui.actions import perform
 from paperdesk.gui.operations import Operations
 from paperdesk.gui.tasks import ErrorCallback
-from paperdesk.services import history
+from paperdesk.services.use_cases import history
 
 
 def undo(operations: Operations, failed: ErrorCallback | None = None) -> None:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from paperdesk.gui.actions import perform
 from paperdesk.gui.operations import Operations
-from paperdesk.services import labelled, screenings
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import labelled, screenings
 
 #: The file dialogs' filter for a labelled dataset.
 FILE_FILTER = "Labelled datasets (*.csv *.ris)"

@@ -1,4 +1,4 @@
-"""Adding papers found by identifier (the lookup itself runs first: gui/transfers.py)."""
+"""Adding papers found by identifier (the lookup itself runs first: gui/window/transfers.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from paperdesk.core.changes import Changes
 from paperdesk.core.models import PaperRecord
 from paperdesk.gui.actions import perform
 from paperdesk.gui.operations import Operations
-from paperdesk.services import identifier_lookup
-from paperdesk.services.desk import Desk
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import identifier_lookup
 
 
 def add_papers(

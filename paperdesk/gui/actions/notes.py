@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 from paperdesk.gui.actions.offline import DRAFT_KEPT, is_offline_refusal
 from paperdesk.gui.operations import Operations
-from paperdesk.services import notes
-from paperdesk.services.note_drafts import Draft
+from paperdesk.services.use_cases import notes
+from paperdesk.services.use_cases.note_drafts import Draft
 
 
 class NoteDrafts:

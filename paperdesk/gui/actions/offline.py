@@ -1,13 +1,13 @@
-"""A change a team library refused only because its server is away (gui/team_offline.py
+"""A change a team library refused only because its server is away (gui/team/offline.py
 shows the banner and applies what was kept once the server is back)."""
 
 from __future__ import annotations
 
 from paperdesk.core.errors import ReadOnlyLibraryError, ServerUnreachable
 from paperdesk.gui.operations import Operations
-from paperdesk.services import pending_changes
-from paperdesk.services.desk import Desk
-from paperdesk.services.pending_changes import PendingChange
+from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.use_cases import pending_changes
+from paperdesk.services.use_cases.pending_changes import PendingChange
 
 #: Said when a note's save is refused that way: its text is kept as a draft.
 DRAFT_KEPT = "The note is kept as a draft and saved once the team library is back."
@@ -25,7 +25,7 @@ def is_offline_refusal(desk: Desk | None, error: BaseException) -> bool:
 
 def perform_or_keep(operations: Operations, name: str, change: PendingChange) -> None:
     """Make the change; if a team library's server is away, keep it on this machine
-    to apply on its return (gui/team_offline.py) instead of refusing it."""
+    to apply on its return (gui/team/offline.py) instead of refusing it."""
 
     def failed(error: BaseException) -> None:
         if operations.keep_offline is not None and is_offline_refusal(operations.desk, error):

@@ -8,8 +8,8 @@ from paperdesk.core.models import Status
 from paperdesk.gui.actions import perform
 from paperdesk.gui.actions.offline import perform_or_keep
 from paperdesk.gui.operations import Operations
-from paperdesk.services import editing
-from paperdesk.services.pending_changes import PendingChange
+from paperdesk.services.use_cases import editing
+from paperdesk.services.use_cases.pending_changes import PendingChange
 
 
 def set_rating(operations: Operations, ids: Sequence[int], rating: int) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from paperdesk.gui.actions import perform
 from paperdesk.gui.operations import Operations
-from paperdesk.services import saved
+from paperdesk.services.use_cases import saved
 
 
 def save_search(operations: Operations, name: str, query: str) -> None:

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from paperdesk.gui.actions import Done, perform
 from paperdesk.gui.actions.offline import perform_or_keep
 from paperdesk.gui.operations import Operations
-from paperdesk.services import shortlists
-from paperdesk.services.pending_changes import PendingChange
+from paperdesk.services.use_cases import shortlists
+from paperdesk.services.use_cases.pending_changes import PendingChange
 
 
 def create(operations: Operations, name: str, ids: Sequence[int] = ()) -> None:

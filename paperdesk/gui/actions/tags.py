@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from paperdesk.gui.actions import Done, perform
 from paperdesk.gui.actions.offline import perform_or_keep
 from paperdesk.gui.operations import Operations
-from paperdesk.services import tagging
-from paperdesk.services.pending_changes import PendingChange
+from paperdesk.services.use_cases import tagging
+from paperdesk.services.use_cases.pending_changes import PendingChange
 
 
 def add_tags(operations: Operations, ids: Sequence[int], names: Sequence[str]) -> None:

@@ -1,0 +1,1 @@
+"""Dialogs: questions and reports, export, duplicates, preferences, statistics."""

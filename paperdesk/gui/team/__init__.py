@@ -1,0 +1,1 @@
+"""Team libraries in the window: connecting, the server's watch, working offline."""

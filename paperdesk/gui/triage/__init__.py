@@ -1,0 +1,1 @@
+"""Triage: the keyboard-only view that decides paper by paper, as a mode of the window."""

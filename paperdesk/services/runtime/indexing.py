@@ -1,0 +1,107 @@
+"""Keeping the search index in step with the database.
+
+Papers become plain-text documents (services/index_documents). Large jobs (a rebuild,
+a big import) are indexed by a pool of worker processes (services/index_pool).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+from paperdesk.core.changes import Changes
+from paperdesk.core.errors import Cancelled
+from paperdesk.search.index import FullTextIndex
+from paperdesk.search.schema import IndexDocument
+from paperdesk.services.runtime import index_pool
+from paperdesk.services.runtime.index_documents import document_for, documents_for
+from paperdesk.store.library import Library
+
+
+def sync_changes(
+    library: Library, index: FullTextIndex, changes: Changes, stamp: bool = True
+) -> Changes:
+    """Re-index the papers a mutation touched (deleted ones leave the index).
+
+    `stamp` False: other papers still wait to be re-indexed (services/runtime/index_follower.py),
+    so the index's stamp stays old.
+    """
+    if changes.paper_ids:
+        ids = sorted(changes.paper_ids)
+        papers = library.papers.get_many(ids)
+        present = {p.id for p in papers}
+        generation = library.generation() if stamp else None
+        index.update(documents_for(papers), [i for i in ids if i not in present], generation)
+    elif stamp:
+        # Nothing searchable changed (a saved search, a tag colour): just record that
+        # the index is current for this generation, so the next open does not rebuild.
+        index.mark_current(library.generation())
+    return changes
+
+
+def add_new(
+    library: Library,
+    index: FullTextIndex,
+    ids: Sequence[int],
+    progress: Callable[[int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    stamp: bool = True,
+) -> None:
+    """Index newly imported papers, loading them from the database a chunk at a time.
+
+    Cancelled, with nothing added to the index, when `cancelled()` turns true. `stamp`
+    False: other papers wait to be re-indexed, so the stamp stays old.
+    """
+
+    def documents() -> Iterator[IndexDocument]:
+        for start in range(0, len(ids), 2000):
+            for position, paper in enumerate(library.papers.get_many(ids[start : start + 2000])):
+                # Every 50 papers: a cancel is answered in well under a second.
+                if cancelled is not None and position % 50 == 0 and cancelled():
+                    raise Cancelled
+                yield document_for(paper)
+
+    generation = library.generation() if stamp else None
+    workers = index_pool.worker_count(len(ids))
+    if workers and library.file is not None:
+        database = library.file
+        index.add_with(
+            lambda folder: index_pool.build_segments(
+                database, folder, ids, workers, progress, cancelled
+            ),
+            generation,
+        )
+    elif ids:
+        index.add(documents(), generation, progress)
+    elif generation is not None:
+        index.mark_current(generation)
+
+
+def rebuild(
+    library: Library,
+    index: FullTextIndex,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> None:
+    generation = library.generation()
+    total = library.papers.count()
+    # The space a rebuild needs is judged by the live index, else by the papers' text.
+    text_size = library.papers.text_size() if index.live_folder() is None else 0
+    workers = index_pool.worker_count(total)
+    if workers and library.file is not None:
+        database = library.file
+        ids = library.papers.sorted_ids("added")
+        index.rebuild_with(
+            lambda folder: index_pool.build_segments(
+                database,
+                folder,
+                ids,
+                workers,
+                None if progress is None else lambda done: progress(done, total),
+                cancelled,
+            ),
+            generation,
+            text_size,
+        )
+        return
+    batches = (documents_for(batch) for batch in library.papers.iter_all())
+    index.rebuild(batches, generation, total, progress, cancelled, text_size)
