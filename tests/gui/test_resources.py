@@ -38,7 +38,7 @@ def test_icons_follow_the_palette_so_dark_mode_stays_legible(qapp):
 
 def test_every_icon_the_code_names_exists():
     gui_package = RESOURCES_DIR.parent / "paperdesk" / "gui"
-    source = "\n".join(path.read_text() for path in gui_package.glob("*.py"))
+    source = "\n".join(path.read_text() for path in gui_package.rglob("*.py"))
     named = set(re.findall(r'icon\(\s*"([a-z-]+)"', source))
     named |= {f"status-{s}" for s in ("new", "skimmed", "to-read", "read", "discarded")}
     missing = [name for name in named if not (ICONS_DIR / f"{name}.svg").exists()]
