@@ -1,14 +1,18 @@
-"""A library folder made from the real seed lists, shared by the service tests."""
+"""A library folder made from the real seed lists, shared by the service tests; a team
+library's clients (tests/postgres_server.py starts its server)."""
 
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from paperdesk.core.team_url import TeamAddress
 from paperdesk.services.runtime.desk import Desk
 from paperdesk.services.use_cases import importing
+from tests.postgres_server import PostgresServer
 
 SEEDS = sorted((Path(__file__).resolve().parents[2] / "seeds").glob("*.txt"))
 
@@ -40,6 +44,32 @@ def empty_desk(tmp_path: Path) -> Desk:
     opened = Desk.open(tmp_path / "empty")
     yield opened
     opened.close()
+
+
+#: Opens the test's team library as a user ("alice", "bob"...).
+Client = Callable[[str], Desk]
+
+
+@pytest.fixture
+def client(
+    postgres_server: PostgresServer,
+    team_database: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[Client]:
+    """Opens the test's team library as a user; each user has their own local state
+    (its index under the test's XDG_DATA_HOME), and every desk opened is closed."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    opened: list[Desk] = []
+
+    def open_as(user: str) -> Desk:
+        desk = Desk.open_team(TeamAddress.parse(postgres_server.url(team_database, user)))
+        opened.append(desk)
+        return desk
+
+    yield open_as
+    for desk in opened:
+        desk.close()
 
 
 def paper_with(desk: Desk, phrase: str) -> int:

@@ -28,10 +28,10 @@ from paperdesk.services.use_cases import (
 )
 from tests.postgres_server import PostgresServer
 from tests.services import test_team_roles as team
-from tests.services.test_team_roles import Client, raw_sql
+from tests.services.conftest import Client
+from tests.services.test_team_roles import raw_sql
 
-# The team's clients (alice's with the seeds imported), as the server tests open them.
-client = team.client
+# alice's client with the seeds imported, as the server tests open it.
 seeded = team.seeded
 
 PAPERS = [1, 2, 3, 4]

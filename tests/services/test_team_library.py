@@ -4,7 +4,7 @@ clients, each with its own local search index (tests/postgres_server.py starts i
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,32 +27,7 @@ from paperdesk.services.use_cases import (
 )
 from paperdesk.services.use_cases.pending_changes import PendingChange
 from tests.postgres_server import PostgresServer
-
-SEEDS = sorted((Path(__file__).resolve().parents[2] / "seeds").glob("*.txt"))
-
-Client = Callable[[str], Desk]
-
-
-@pytest.fixture
-def client(
-    postgres_server: PostgresServer,
-    team_database: str,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-) -> Iterator[Client]:
-    """Opens the test's team library as a user; each user has their own local state."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
-    opened: list[Desk] = []
-
-    def open_as(user: str) -> Desk:
-        address = TeamAddress.parse(postgres_server.url(team_database, user))
-        desk = Desk.open_team(address)
-        opened.append(desk)
-        return desk
-
-    yield open_as
-    for desk in opened:
-        desk.close()
+from tests.services.conftest import SEEDS, Client
 
 
 @pytest.fixture

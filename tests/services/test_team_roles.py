@@ -8,7 +8,6 @@ and carol are members, READER reads.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import psycopg
@@ -20,30 +19,7 @@ from paperdesk.services.runtime.desk import Desk
 from paperdesk.services.use_cases import editing, history, importing, notes, tagging
 from paperdesk.services.use_cases.import_plan import plan_file
 from tests.postgres_server import READER, PostgresServer
-
-SEEDS = sorted((Path(__file__).resolve().parents[2] / "seeds").glob("*.txt"))
-
-Client = Callable[[str], Desk]
-
-
-@pytest.fixture
-def client(
-    postgres_server: PostgresServer,
-    team_database: str,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-) -> Iterator[Client]:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
-    opened: list[Desk] = []
-
-    def open_as(user: str) -> Desk:
-        desk = Desk.open_team(TeamAddress.parse(postgres_server.url(team_database, user)))
-        opened.append(desk)
-        return desk
-
-    yield open_as
-    for desk in opened:
-        desk.close()
+from tests.services.conftest import SEEDS, Client
 
 
 @pytest.fixture

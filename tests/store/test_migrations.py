@@ -73,20 +73,27 @@ def test_older_library_is_backed_up_before_upgrade(tmp_path: Path, monkeypatch) 
         assert connection.execute("SELECT count(*) FROM papers").fetchone() == (0,)
 
 
-def test_0002_moves_each_papers_state_to_its_own_table_keeping_everything_else(
-    tmp_path: Path,
-) -> None:
+def database_at(revision: str, folder: Path) -> Path:
+    """A library database as the code of migration `revision` left it, to fill with
+    that code's rows and open with today's (which upgrades it)."""
     from alembic import command
 
     from paperdesk.store.migrate import alembic_config
 
-    db = tmp_path / "library.sqlite3"
+    db = folder / "library.sqlite3"
     engine = make_engine(f"sqlite:///{db}")
     with engine.begin() as connection:
         config = alembic_config()
         config.attributes["connection"] = connection
-        command.upgrade(config, "0001")
+        command.upgrade(config, revision)
     engine.dispose()
+    return db
+
+
+def test_0002_moves_each_papers_state_to_its_own_table_keeping_everything_else(
+    tmp_path: Path,
+) -> None:
+    db = database_at("0001", tmp_path)
     with sqlite3.connect(db) as connection:
         connection.execute("PRAGMA foreign_keys=ON")
         connection.execute(
@@ -121,17 +128,7 @@ def test_0002_moves_each_papers_state_to_its_own_table_keeping_everything_else(
 def test_0006_gives_the_decisions_logged_before_screenings_to_one_named_triage(
     tmp_path: Path,
 ) -> None:
-    from alembic import command
-
-    from paperdesk.store.migrate import alembic_config
-
-    db = tmp_path / "library.sqlite3"
-    engine = make_engine(f"sqlite:///{db}")
-    with engine.begin() as connection:
-        config = alembic_config()
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0005")
-    engine.dispose()
+    db = database_at("0005", tmp_path)
     with sqlite3.connect(db) as connection:
         connection.execute(
             "INSERT INTO papers (id, title, title_is_derived, abstract, added, fingerprint,"
