@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from paperdesk.core import field_values as values
 from paperdesk.core.errors import InvalidValueError
-from paperdesk.core.models import Paper
+from paperdesk.core.models import Paper, PaperRecord
 from paperdesk.core.rules import clean_title
 
 
@@ -160,9 +160,18 @@ class EditableField:
     multiline: bool = False
 
 
-def raw_value(paper: Paper, name: str) -> str:
+def raw_value(paper: Paper | PaperRecord, name: str) -> str:
     """A source field kept verbatim (`pages`), as the paper's first one of that name."""
     return next((value for key, value in paper.raw_fields if key.lower() == name), "")
+
+
+def pages(paper: Paper | PaperRecord) -> str:
+    """The paper's pages as BibTeX writes them (`12--34`): its `pages` field, else the
+    start and end pages a RIS file gave (SP, EP), so a paper read from RIS has pages."""
+    if given := raw_value(paper, "pages"):
+        return given
+    start, end = raw_value(paper, "sp"), raw_value(paper, "ep")
+    return f"{start}--{end}" if start and end and start != end else start or end
 
 
 EDITABLE_FIELDS: tuple[EditableField, ...] = (
@@ -190,7 +199,7 @@ EDITABLE_FIELDS: tuple[EditableField, ...] = (
         "openreview", "OpenReview", values.parse_openreview, lambda p: p.ids.openreview or ""
     ),
     EditableField("url", "URL", values.parse_url, lambda p: p.ids.url or ""),
-    EditableField("pages", "Pages", values.parse_pages, lambda p: raw_value(p, "pages")),
+    EditableField("pages", "Pages", values.parse_pages, pages),
     EditableField(
         "key",
         "Citation key",

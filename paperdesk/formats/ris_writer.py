@@ -8,7 +8,7 @@ rispy writes the lines; this module decides what goes in them:
   only where it would read as markup: see paperdesk.text.protect_markup), authors as
   `Last, First` the way RIS wants them; T2 the venue, PY the year, AB the abstract
   as stored (with its LaTeX/Markdown, as the sources give abstracts), DO the DOI,
-  UR the URL, ID the citation key, KW the tags.
+  UR the URL, ID the citation key, KW the tags, SP and EP the first and last page.
 - RIS has no field for arXiv or OpenReview ids: they go into N1 notes as Zotero writes
   them (`arXiv:2401.01234`, an OpenReview forum URL), which formats.ris_reader and
   other tools recognise.
@@ -29,12 +29,14 @@ cannot be told from `Last, First` by any RIS reader; it is written as it is.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from rispy import RisWriter
 from rispy.config import LIST_TYPE_TAGS, TYPE_OF_REFERENCE_MAPPING
 
+from paperdesk.core.fields import pages
 from paperdesk.core.links import safe_url
 from paperdesk.core.models import Paper, PaperRecord
 from paperdesk.core.venues import find_venue
@@ -127,6 +129,7 @@ def _reference(
         "year": str(paper.year) if paper.year is not None else "",
         "abstract": _one_line(paper.abstract),
         "doi": _one_line(ids.doi or ""),
+        **_page_range(paper),
         "urls": [_one_line(url).replace(";", "%3B")] if (url := safe_url(ids.url)) else [],
         "notes": notes,
         "keywords": [_one_line(tag) for tag in tags],
@@ -134,6 +137,17 @@ def _reference(
         "custom8": _user_lines(paper, tag_colours) if isinstance(paper, Paper) else [],
     }
     return {key: value for key, value in fields.items() if value}
+
+
+# `12--34`, `12-34`, `12–34`: BibTeX's range and the dashes sources type for it.
+_RANGE_DASH = re.compile(r"\s*(?:--?|[–—])\s*")
+
+
+def _page_range(paper: Paper | PaperRecord) -> dict[str, str]:
+    """SP and EP (rispy's `start_page`, `end_page`) from the paper's pages; a single
+    page or an article number is the start page alone."""
+    first, _, last = _RANGE_DASH.sub("\x00", _one_line(pages(paper)), count=1).partition("\x00")
+    return {"start_page": first, "end_page": last}
 
 
 def _ris_type(paper: Paper | PaperRecord) -> str:

@@ -7,7 +7,9 @@ import io
 import pytest
 import rispy
 
+from paperdesk.core.fields import pages
 from paperdesk.core.models import Identifiers, PaperRecord
+from paperdesk.formats.bibtex_writer import write_bibtex
 from paperdesk.formats.ris_reader import read_ris
 from paperdesk.formats.ris_writer import write_ris
 from tests.factories import make_paper
@@ -131,3 +133,28 @@ def test_records_from_a_file_can_be_written_too() -> None:
 
 def test_nothing_to_write_writes_nothing() -> None:
     assert export([]) == ""
+
+
+@pytest.mark.parametrize(
+    ("raw_fields", "start", "end"),
+    [
+        ((("pages", "12--34"),), "12", "34"),  # BibTeX's range
+        ((("pages", "12 – 34"),), "12", "34"),  # an en dash, as typed
+        ((("pages", "e1002"),), "e1002", None),  # an article number
+        ((("SP", "5"), ("EP", "9")), "5", "9"),  # a RIS file's own pages
+    ],
+)
+def test_pages_are_written_as_first_and_last_page(
+    raw_fields: tuple[tuple[str, str], ...], start: str, end: str | None
+) -> None:
+    # RIS exports lost every paper's pages (a reference manager's citations need them).
+    (entry,) = rispy.loads(export([make_paper(raw_fields=raw_fields)]))
+    assert (entry.get("start_page"), entry.get("end_page")) == (start, end)
+
+
+def test_a_ris_papers_pages_reach_a_bibtex_export() -> None:
+    paper = make_paper(raw_fields=(("SP", "5"), ("EP", "9")))
+    assert pages(paper) == "5--9"  # the detail pane's Pages field
+    stream = io.StringIO()
+    write_bibtex([paper], stream)
+    assert "pages = {5--9}" in stream.getvalue()
