@@ -39,6 +39,8 @@ def test_concurrent_clients_lose_no_operation(
         assert not importing.import_files(alice, SEEDS).failed
         shortlists.create(alice, SHORTLIST)
     users = USERS[:CLIENTS]
+    finished = tmp_path / "finished"
+    finished.mkdir()
     env = {**os.environ, "PYTHONWARNINGS": "error"}
     processes = [
         subprocess.Popen(
@@ -49,6 +51,8 @@ def test_concurrent_clients_lose_no_operation(
                 postgres_server.url(team_database, user),
                 str(seed),
                 str(OPERATIONS_EACH),
+                str(finished),
+                str(CLIENTS),
             ],
             cwd=ROOT,
             env=env,
