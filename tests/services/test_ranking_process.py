@@ -76,6 +76,8 @@ def test_a_dead_process_means_file_order_a_notice_and_a_restart(
 
     for death in range(1, MAX_DEATHS):
         _kill(promise)
+        # The notice is sent just after the link is dropped, on the reader thread.
+        _wait_until(lambda: len(notices) == death)  # noqa: B023 (read at once)
         assert notices[-1] == STOPPED and promise.deaths == death
         # Until the new process trains: file order (the caller's own), never a wait.
         assert promise.wait(60)
@@ -85,6 +87,7 @@ def test_a_dead_process_means_file_order_a_notice_and_a_restart(
     last = promise.link()
     assert last is not None
     _kill(promise)
+    _wait_until(lambda: len(notices) == MAX_DEATHS)
     assert promise.deaths == MAX_DEATHS and "3 times" in notices[-1]
     last._worker._reader.join(60)  # its death handled whole: a restart would have begun by now
     assert promise.link() is None and promise.latest() is None
