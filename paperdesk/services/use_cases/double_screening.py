@@ -96,14 +96,15 @@ def conflicts(desk: Desk, screening: Screening) -> list[Conflict]:
         )
     votes = _final_votes(desk, screening)
     found = []
-    for paper_id in _conflicting(desk, screening, votes):
-        notes = {n.member: n.body for n in desk._library.members.of(paper_id).notes}
+    # One read of the papers, everyone's notes with them, however many conflicts.
+    for paper in desk._library.papers.get_many(_conflicting(desk, screening, votes)):
+        notes = {n.member: n.body for n in (paper.team.notes if paper.team else ())}
         ballots = tuple(
             Vote(member, entry.decision, entry.reason, notes.get(member, ""))
             for member, decided in sorted(votes.items())
-            if (entry := decided.get(paper_id)) is not None
+            if (entry := decided.get(paper.id)) is not None
         )
-        found.append(Conflict(paper_id, desk._library.papers.get(paper_id).title, ballots))
+        found.append(Conflict(paper.id, paper.title, ballots))
     return found
 
 
