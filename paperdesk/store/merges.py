@@ -11,7 +11,18 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Table, and_, delete, insert, select, true, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Table,
+    and_,
+    delete,
+    insert,
+    select,
+    text,
+    true,
+    update,
+)
 
 from paperdesk.core.changes import Changes, ids_of
 from paperdesk.core.errors import InvalidValueError
@@ -106,11 +117,12 @@ def _merge_cluster(w: Write, merge: PaperMerge) -> None:
         _replace_note(connection, survivor, others, merge.note)
         fold_member_values(connection, survivor, others)  # a team library's own notes
         # Marked passages and logged decisions were about the same work: they follow it.
-        for table in (annotations_t, decisions_t):
-            connection.execute(
-                update(table).where(table.c.paper_id.in_(others)).values(paper_id=survivor)
-            )
-        connection.execute(delete(papers_t).where(papers_t.c.id.in_(others)))
+        connection.execute(
+            update(annotations_t)
+            .where(annotations_t.c.paper_id.in_(others))
+            .values(paper_id=survivor)
+        )
+        _move_decisions_and_delete(connection, survivor, others)
         values = dict(merge.values)
         authors = values.pop("authors", None)
         # The user's decisions (the best rating, the furthest status) live in the state.
@@ -125,6 +137,22 @@ def _merge_cluster(w: Write, merge: PaperMerge) -> None:
             rows = [{"paper_id": survivor, "position": i, "name": n} for i, n in enumerate(authors)]
             if rows:
                 connection.execute(insert(authors_t), rows)
+
+
+def _move_decisions_and_delete(connection: Connection, survivor: int, others: list[int]) -> None:
+    """Every decision on the others goes to the survivor, then the others go. A team
+    member sees only some decisions (a blind screening hides the others' until they
+    finish): the server moves everyone's, in one call (migration 0011)."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(
+            text("SELECT paperdesk_merge_away(:survivor, CAST(:others AS integer[]))"),
+            {"survivor": survivor, "others": others},
+        )
+        return
+    connection.execute(
+        update(decisions_t).where(decisions_t.c.paper_id.in_(others)).values(paper_id=survivor)
+    )
+    connection.execute(delete(papers_t).where(papers_t.c.id.in_(others)))
 
 
 def _move_links(

@@ -59,16 +59,13 @@ class ScreeningStore(SubStore):
             )
 
     def delete(self, name: str) -> None:
-        """Forget a screening; its decisions stay in the library-wide log."""
+        """Forget a screening; every member's decisions of it stay in the library-wide
+        log (the database detaches them, also those a team member cannot see:
+        migration 0011)."""
         screening = self.named(name)
         if screening is None:
             raise NotFoundError(f"no screening named {name!r}")
         with self._db.bookkeeping() as connection:
-            connection.execute(
-                update(decisions_t)
-                .where(decisions_t.c.screening_id == screening.id)
-                .values(screening_id=None)
-            )
             connection.execute(screenings_t.delete().where(screenings_t.c.id == screening.id))
 
     def decided_among(self, screening_id: int, ids: Sequence[int], own: bool = False) -> set[int]:

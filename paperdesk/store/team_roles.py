@@ -63,18 +63,9 @@ def init_team(engine: Engine) -> str:
         connection.execute(text(f"GRANT CREATE ON SCHEMA public TO {owner}"))
         for table in _tables(connection):
             connection.execute(text(f"ALTER TABLE {_quoted(table)} OWNER TO {owner}"))
-        for function in (
-            "paperdesk_is_owner()",
-            "paperdesk_stamp_history()",
-            "paperdesk_keep_others_values()",
-            # migration 0009: blind screenings
-            "paperdesk_is_blind(integer)",
-            "paperdesk_has_finished(integer)",
-            "paperdesk_may_decide(integer, boolean)",
-            "paperdesk_screening_progress(integer)",
-            "paperdesk_stamp_member()",
-            "paperdesk_guard_blindness()",
-        ):
+        # The migrations' functions: those that must see every row (SECURITY DEFINER)
+        # do so as the tables' owner.
+        for function in _functions(connection):
             connection.execute(text(f"ALTER FUNCTION {function} OWNER TO {owner}"))
         grant_table_rights(connection, roles)
     return me
@@ -187,6 +178,18 @@ def _tables(connection: Connection) -> list[str]:
         text("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")
     )
     return [str(name) for (name,) in rows]
+
+
+def _functions(connection: Connection) -> list[str]:
+    """The signatures of paperdesk's functions in the library's schema."""
+    rows = connection.execute(
+        text(
+            "SELECT p.oid::regprocedure::text FROM pg_proc AS p "
+            "JOIN pg_namespace AS n ON n.oid = p.pronamespace "
+            "WHERE n.nspname = 'public' AND p.proname LIKE 'paperdesk\\_%' ORDER BY 1"
+        )
+    )
+    return [str(signature) for (signature,) in rows]
 
 
 def _quoted(name: str) -> str:

@@ -48,7 +48,7 @@ def refusal(error: psycopg.errors.InsufficientPrivilege, masked: str) -> Library
     """What the server refused this role, and what an owner grants to allow it."""
     reason = " ".join(str(error).split())
     if "row-level security" in reason or "only " in reason or "not rewritten" in reason:
-        hint = "the server lets a member change only their own notes, ratings and history"
+        hint = "the server lets a member change only their own notes, ratings, decisions, history"
     elif "must be owner" in reason:
         hint = "the library's schema needs an upgrade that only its owners may run"
     else:
