@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import json
+import multiprocessing
+import os
+import signal
+import sqlite3
+
 import pytest
 
 from paperdesk.core.errors import Cancelled
 from paperdesk.services.runtime import desk as desk_module
 from paperdesk.services.runtime import index_pool, indexing
 from paperdesk.services.runtime.desk import Desk
+from paperdesk.services.runtime.worker_process import WorkerDied
 from paperdesk.services.use_cases import editing, importing, maintenance, searching, tagging
 from paperdesk.services.use_cases.import_plan import plan_file
+from tests.conftest import CORPUS_SAMPLE
 from tests.services.conftest import SEEDS
 
 QUERIES = ["graph", "test-time training", '"language models"', "tag:ml", "title:learning"]
@@ -42,18 +50,56 @@ def test_a_pool_of_processes_builds_the_same_index(
     assert maintenance.check(desk) == []
 
 
-def test_a_cancelled_pool_leaves_the_index_as_it_was(
-    desk: Desk, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("cut_short_by", ["a cancel", "a killed worker"])
+def test_a_pool_cut_short_leaves_the_index_as_it_was(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, cut_short_by: str
 ) -> None:
     before = answers(desk)
     live = desk._index.live_folder()
     monkeypatch.setattr(index_pool, "POOL_THRESHOLD", 1)
     monkeypatch.setattr(index_pool, "MAX_WORKERS", 2)
-    with desk.writing(), pytest.raises(Cancelled):
-        indexing.rebuild(desk._library, desk._index, cancelled=lambda: True)
+    killed: list[int] = []
+
+    def kill_a_worker(_done: int, _total: int) -> None:
+        if not killed:
+            children = multiprocessing.active_children()
+            (worker,) = [p for p in children if p.name == "paperdesk-index-2"]
+            assert worker.pid is not None
+            os.kill(worker.pid, signal.SIGKILL)
+            killed.append(worker.pid)
+
+    with desk.writing():
+        if cut_short_by == "a cancel":
+            with pytest.raises(Cancelled):
+                indexing.rebuild(desk._library, desk._index, cancelled=lambda: True)
+        else:
+            with pytest.raises(WorkerDied, match="paperdesk-index-2"):
+                indexing.rebuild(desk._library, desk._index, kill_a_worker)
+            assert killed
     assert desk._index.live_folder() == live and answers(desk) == before
-    # Cancelled, not killed: the index that was there is current, and stays in use.
+    # Failed, not killed itself: the index that was there is current, and stays in use.
     assert desk._index.why_stale(desk._library.generation()) is None
+    pool = {"paperdesk-index-1", "paperdesk-index-2"}
+    assert not [p for p in multiprocessing.active_children() if p.name in pool]
+
+
+def test_a_worker_s_failure_is_raised_as_itself_not_as_the_cancel_it_caused(
+    empty_desk: Desk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second worker fails at once (a damaged row); the first, still indexing its
+    300 papers, is stopped and answers Cancelled. The caller must hear the failure, as a
+    full disk must not read as a cancel."""
+    assert not importing.import_files(empty_desk, [CORPUS_SAMPLE]).failed
+    monkeypatch.setattr(index_pool, "POOL_THRESHOLD", 1)
+    monkeypatch.setattr(index_pool, "MAX_WORKERS", 2)
+    live = empty_desk._index.live_folder()
+    last_added = empty_desk._library.papers.sorted_ids("added")[-1]  # in the second part
+    assert empty_desk._library.file is not None
+    with sqlite3.connect(empty_desk._library.file) as connection:
+        connection.execute("UPDATE papers SET raw_fields = 'damaged' WHERE id = ?", (last_added,))
+    with empty_desk.writing(), pytest.raises(json.JSONDecodeError):
+        indexing.rebuild(empty_desk._library, empty_desk._index)
+    assert empty_desk._index.live_folder() == live
 
 
 def test_check_finds_a_zeroed_segment_and_rebuilds_the_index(desk: Desk) -> None:
@@ -110,8 +156,7 @@ def test_the_last_progress_report_of_an_import_s_indexing_is_the_total(
 def test_the_last_progress_report_of_a_pool_is_the_total(
     desk: Desk, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A worker's last count may still be in the queue when its segment is done.
-    monkeypatch.setattr(index_pool, "_drain", lambda done: 0)
+    # Each worker's counts come before its segment: the last one told is the total.
     monkeypatch.setattr(index_pool, "POOL_THRESHOLD", 1)
     monkeypatch.setattr(index_pool, "MAX_WORKERS", 1)
     reported: list[tuple[int, int]] = []

@@ -3,17 +3,17 @@
 Indexing is Python-bound: one process uses one core. Each worker reads its share of the
 papers from the database file itself (nothing large crosses between processes), writes
 one segment, and hands back its description; the index then lists every new segment in
-one commit (search/index.py). Workers are spawned, never forked: a fork of the GUI
-process would copy Qt's threads and locks mid-flight.
+one commit (search/index.py). The workers are a `WorkerCrew` of the one helper for
+spawned processes (services/runtime/worker_process.py): each counts what it indexed as
+it goes, a cancel (or another worker's failure) stops them all, and a worker's error is
+raised here as the worker raised it (a full disk stays an OSError).
 """
 
 from __future__ import annotations
 
 import os
-import queue
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
-from multiprocessing import get_context
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from paperdesk.core.errors import Cancelled
 from paperdesk.search.schema import IndexDocument
 from paperdesk.search.segments import write_segment
 from paperdesk.services.runtime.index_documents import document_for
+from paperdesk.services.runtime.worker_process import StopAsked, WorkerCrew, serve
 from paperdesk.store.library import Library
 
 # Below this many papers, starting the workers (~1 s of imports each) costs more than
@@ -28,10 +29,6 @@ from paperdesk.store.library import Library
 POOL_THRESHOLD = 4_000
 MAX_WORKERS = 8
 _CHUNK = 1_000  # papers a worker loads from the database at a time
-
-# In each worker: where to report progress and how to hear a cancel (set at start).
-_done: Any = None
-_stop: Any = None
 
 
 def worker_count(papers: int) -> int:
@@ -51,62 +48,53 @@ def build_segments(
 ) -> list[Any]:
     """Index the papers `ids` into new segments of the index in `folder`, one per worker;
     returns the segments' descriptions. Cancelled when `cancelled()` turns true."""
-    context = get_context("spawn")
-    done = context.Queue()
-    stop = context.Event()
     bounds = [len(ids) * k // workers for k in range(workers + 1)]
-    parts = [list(ids[lo:hi]) for lo, hi in zip(bounds, bounds[1:], strict=False)]
-    with ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_start_worker, initargs=(done, stop)
-    ) as pool:
-        jobs = [pool.submit(_segment_of, str(database), folder, part) for part in parts]
-        indexed = 0
-        pending = set(jobs)
-        while pending:
-            finished, pending = wait(pending, timeout=0.1, return_when=FIRST_EXCEPTION)
-            indexed += _drain(done)
-            if progress is not None:
-                progress(indexed)
-            if cancelled is not None and cancelled():
-                stop.set()
-            if any(job.exception() for job in finished):
-                stop.set()
-        built = [job.result() for job in jobs]  # raises a worker's error, or Cancelled
-    # A worker's last count can still be on its way through the queue when its result
-    # is in: the last report is the total, once every worker is done.
-    if progress is not None and indexed < len(ids):
-        progress(len(ids))
-    return built
+    parts = [
+        (str(database), folder, list(ids[lo:hi]))
+        for lo, hi in zip(bounds, bounds[1:], strict=False)
+    ]
+    indexed = 0
+
+    def counted(message: tuple[Any, ...]) -> None:
+        nonlocal indexed
+        indexed += message[1]
+        if progress is not None:
+            progress(indexed)
+
+    with WorkerCrew(_serve, (), workers, "paperdesk-index") as crew:
+        return crew.run("segment", parts, counted, cancelled)
 
 
-def _drain(done: Any) -> int:
-    total = 0
-    while True:
+# --- in a worker ----------------------------------------------------------------------
+
+
+def _serve(conn: Connection) -> None:
+    serve(conn, _SegmentWriter(conn))
+
+
+class _SegmentWriter:
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+
+    def do_segment(self, database: str, folder: str, ids: list[int]) -> Any:
+        """One segment of these papers, read from the database file; ("indexed", n)
+        told as they are written."""
+        stop_asked = StopAsked(self._conn)
+        library = Library.open(f"sqlite:///{database}", Path(database), read_only=True)
         try:
-            total += done.get_nowait()
-        except queue.Empty:
-            return total
 
+            def documents() -> Iterator[IndexDocument]:
+                for start in range(0, len(ids), _CHUNK):
+                    papers = library.papers.get_many(ids[start : start + _CHUNK])
+                    for position, paper in enumerate(papers):
+                        # Every 50 papers: a cancel is answered in well under a second.
+                        if position % 50 == 0 and stop_asked():
+                            raise Cancelled
+                        yield document_for(paper)
 
-def _start_worker(done: Any, stop: Any) -> None:
-    global _done, _stop
-    _done, _stop = done, stop
+            return write_segment(folder, documents(), self._told)
+        finally:
+            library.close()
 
-
-def _segment_of(database: str, folder: str, ids: list[int]) -> Any:
-    """In a worker: one segment of these papers, read from the database file."""
-    library = Library.open(f"sqlite:///{database}", Path(database), read_only=True)
-    try:
-
-        def documents() -> Iterator[IndexDocument]:
-            for start in range(0, len(ids), _CHUNK):
-                papers = library.papers.get_many(ids[start : start + _CHUNK])
-                for position, paper in enumerate(papers):
-                    # Every 50 papers: a cancel is answered in well under a second.
-                    if position % 50 == 0 and _stop.is_set():
-                        raise Cancelled
-                    yield document_for(paper)
-
-        return write_segment(folder, documents(), _done.put)
-    finally:
-        library.close()
+    def _told(self, count: int) -> None:
+        self._conn.send(("indexed", count))

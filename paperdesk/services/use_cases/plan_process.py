@@ -13,30 +13,33 @@ them (services/use_cases/import_spool.py), then the rest of the plan pickled, th
 starts. The caller opens the file, removes its name at once (the open file stays
 readable until the plan is dropped), and removes it also when anything fails. The
 process is started and spoken to by the one helper of every worker process
-(services/runtime/worker_process.py): progress comes unasked, "stop" cancels, the answer to
-"plan" says how it ended. A worker that dies (killed, out of memory) leaves a one-line
-error in the file's report and the library as it was: planning writes nothing.
+(services/runtime/worker_process.py), as a crew of one: progress comes unasked, "stop"
+cancels, an error is raised here as the worker raised it. A worker that dies (killed,
+out of memory) leaves a one-line error in the file's report and the library as it was:
+planning writes nothing.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import pickle
-import queue
 import struct
 import tempfile
 import time
 from collections.abc import Callable
-from concurrent.futures import wait
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from paperdesk.core.errors import Cancelled
 from paperdesk.formats.registry import printable_path
 from paperdesk.services.runtime.desk import Desk
-from paperdesk.services.runtime.worker_process import WorkerDied, WorkerProcess, how_it_ended, serve
+from paperdesk.services.runtime.worker_process import (
+    StopAsked,
+    WorkerCrew,
+    WorkerDied,
+    how_it_ended,
+    serve,
+)
 from paperdesk.services.use_cases import import_plan
 from paperdesk.services.use_cases.import_plan import FilePlan, Progress
 from paperdesk.services.use_cases.import_report import FileReport
@@ -50,7 +53,6 @@ MIN_LIBRARY_PAPERS = 4_000
 
 #: How long a cancelled worker may take to stop before it is terminated.
 STOP_GRACE_S = 1.0
-_POLL_S = 0.05
 _PROGRESS_INTERVAL_S = 0.05
 _FOOTER = struct.Struct("<Q")  # where the pickled plan starts, at the file's end
 
@@ -91,49 +93,23 @@ def plan_apart(
     handle, name = tempfile.mkstemp(prefix="paperdesk-plan-", suffix=".tmp")
     os.close(handle)
     plan_path = Path(name)
-    # Progress comes on the worker's reader thread; it is passed on from this one.
-    reports: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
-    worker = WorkerProcess(
-        _serve,
-        (str(database), str(path), name, os.getpid()),
-        name="paperdesk-plan",
-        on_message=reports.put,
-    )
+
+    def reported(message: tuple[Any, ...]) -> None:
+        if progress is not None:
+            progress(*message[1:])
+
+    crew = WorkerCrew(_serve, (str(database), str(path), name, os.getpid()), 1, "paperdesk-plan")
     try:
-        answer = worker.request("plan")
-        stopping_since: float | None = None
-        while not answer.done():
-            _pass_on(reports, progress)
-            if stopping_since is None and cancelled is not None and cancelled():
-                with contextlib.suppress(WorkerDied):
-                    worker.send("stop")
-                stopping_since = time.monotonic()
-            if stopping_since is not None and time.monotonic() - stopping_since > STOP_GRACE_S:
-                worker.process.terminate()  # it only reads: stopping it anywhere is safe
-            wait([answer], timeout=_POLL_S)
-        _pass_on(reports, progress)
-        if stopping_since is not None:
-            raise Cancelled
         try:
-            outcome = answer.result()
+            crew.run("plan", [()], reported, cancelled, STOP_GRACE_S)
         except WorkerDied:
+            worker = crew.workers[0]
             worker.process.join()
             return _died(path, worker.exit_code)
-        if outcome[0] == "failed":
-            raise outcome[1]
-        if outcome[0] == "cancelled":
-            raise Cancelled
         return _read_plan(plan_path)
     finally:
-        worker.close()
+        crew.close()
         plan_path.unlink(missing_ok=True)
-
-
-def _pass_on(reports: queue.SimpleQueue[tuple[Any, ...]], progress: Progress | None) -> None:
-    while not reports.empty():
-        _, done, total, text = reports.get()
-        if progress is not None:
-            progress(done, total, text)
 
 
 def _died(path: Path, exit_code: int | None) -> FilePlan:
@@ -181,10 +157,10 @@ class _Planner:
         self._path = path
         self._plan_path = plan_path
         self._parent = parent
-        self._stopped = False
+        self._stop_asked = StopAsked(conn)
 
-    def do_plan(self) -> tuple[Any, ...]:
-        """Plan the file and write the plan to `plan_path`; say how it ended."""
+    def do_plan(self) -> None:
+        """Plan the file and write the plan to `plan_path`."""
         last = 0.0
 
         def report(done: int, total: int, text: str) -> None:
@@ -194,20 +170,11 @@ class _Planner:
                 last = now
                 self._conn.send(("progress", done, total, text))
 
-        try:
-            self._plan(report)
-        except Cancelled:
-            return ("cancelled",)
-        except BaseException as error:  # delivered to the caller, raised there
-            return ("failed", _picklable(error))
-        return ("done",)
+        self._plan(report)
 
     def _cancelled(self) -> bool:
-        # "stop" is the only message sent while planning. A parent that died (its
-        # window closed hard) leaves this process to itself.
-        if not self._stopped and self._conn.poll():
-            self._stopped = self._conn.recv()[1] == "stop"
-        return self._stopped or os.getppid() != self._parent
+        # A parent that died (its window closed hard) leaves this process to itself.
+        return self._stop_asked() or os.getppid() != self._parent
 
     def _plan(self, report: Progress) -> None:
         database = self._database
@@ -225,10 +192,3 @@ class _Planner:
                 file.write(_FOOTER.pack(start))
         finally:
             library.close()
-
-
-def _picklable(error: BaseException) -> BaseException:
-    with contextlib.suppress(Exception):
-        pickle.loads(pickle.dumps(error))
-        return error
-    return RuntimeError(f"{type(error).__name__}: {error}")
