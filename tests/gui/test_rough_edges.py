@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QSettings, QStandardPaths
 from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QApplication, QFileDialog, QStyle, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QStyle, QStyleOptionViewItem, QWidget
 
 from paperdesk.core.models import MAX_RATING
 from paperdesk.core.scope import Kind, Scope
@@ -13,6 +13,7 @@ from paperdesk.gui.actions import shortlists, tags
 from paperdesk.gui.dialogs.questions import Asker
 from paperdesk.gui.widgets.tag_chips import TagChip, TagChips
 from paperdesk.gui.window.paper_table_model import Column, rating_text
+from paperdesk.gui.window.sidebar import FIXED_KINDS, KindRole
 from tests.gui.conftest import open_window
 from tests.gui.test_main_window import WAIT_MS, ScriptedAsker, changes
 
@@ -202,3 +203,33 @@ def test_files_handed_over_by_the_menu_entry_are_imported_once_the_library_is_op
         lambda: window.desk is not None and window.desk._library.papers.count() == before + 1,
         timeout=60_000,
     )
+
+
+def test_the_sidebar_labels_are_not_cut_at_a_large_font(
+    qtbot, qapp, seeded_library, tmp_path, large_font
+):
+    # Issue 25: at font size 16 in 1400×900 the sidebar showed "Skim…" and "Screenin…".
+    window = open_window(qtbot, seeded_library, tmp_path / "settings.ini")
+    window.resize(1400, 900)
+    sidebar = window.sidebar
+    qtbot.waitUntil(lambda: sidebar.model_.rowCount() > 0)
+
+    def labels_whole() -> bool:
+        option = QStyleOptionViewItem()
+        sidebar.initViewItemOption(option)
+        return all(
+            sidebar.itemDelegate().sizeHint(option, index).width()
+            <= sidebar.visualRect(index).width()
+            for index in sidebar._all_indexes()
+            if index.data(KindRole) in FIXED_KINDS
+        )
+
+    labels = {i.data() for i in sidebar._all_indexes() if i.data(KindRole) in FIXED_KINDS}
+    assert {"All papers", "Skimmed", "Discarded", "Screenings", "Saved searches"} <= labels
+    qtbot.waitUntil(labels_whole, timeout=2000)  # once the splitter laid the panes out
+    window.grab().save(str(tmp_path / "sidebar-font-16-1400x900.png"))
+    # Larger still, while the window is open (Preferences' font size).
+    font = QFont(large_font)
+    font.setPointSize(22)
+    qapp.setFont(font)
+    qtbot.waitUntil(labels_whole, timeout=2000)

@@ -198,9 +198,9 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 2)
         # The table gets the room titles need; the detail pane never gets narrower than
-        # its own controls (below that its text was clipped at 900x600).
+        # its own controls (below that its text was clipped at 900x600), the sidebar than
+        # its own labels in the current font (Sidebar.minimumSizeHint).
         self.splitter.setSizes([200, 800, 400])
-        self.sidebar.setMinimumWidth(140)
         self.detail.setMinimumWidth(DetailPane.MIN_WIDTH)
         self.splitter.setChildrenCollapsible(False)
         # The panes, or the triage view in their place (gui/triage/mode.py).

@@ -10,9 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPoint, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeView, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QMenu,
+    QStyleOptionViewItem,
+    QTreeView,
+    QWidget,
+)
 
 from paperdesk.core.models import (
     ImportBatch,
@@ -42,6 +49,9 @@ STATUS_LABELS = {
 
 KindRole = Qt.ItemDataRole.UserRole + 1
 ValueRole = Qt.ItemDataRole.UserRole + 2
+#: The entries whose labels are the app's own words: never cut, whatever the font (names
+#: a user gives shortlists, tags and searches elide instead).
+FIXED_KINDS = (SECTION, Kind.ALL.value, Kind.STATUS.value)
 SECTION_TITLES = {
     Kind.STATUS: "Status",
     Kind.SHORTLIST: "Shortlists",
@@ -186,6 +196,33 @@ class Sidebar(SidebarView):
             self.setCurrentIndex(index)
         finally:
             self._refreshing = False
+            self.updateGeometry()  # the counts' column may have widened
+
+    # --- width -----------------------------------------------------------------------
+    def minimumSizeHint(self) -> QSize:
+        """Wide enough for the app's own labels and their counts in the current font: at
+        font size 16 a fixed 140-200 pixels cut them ("Skim…", "Screenin…"). A font
+        change (Preferences) updates the geometry, so the splitter asks again."""
+        hint = super().minimumSizeHint()
+        return QSize(max(hint.width(), self._fixed_labels_width()), hint.height())
+
+    def _fixed_labels_width(self) -> int:
+        option = QStyleOptionViewItem()
+        self.initViewItemOption(option)
+        delegate = self.itemDelegate()
+        labels = 0
+        for index in self._all_indexes():
+            if index.data(KindRole) in FIXED_KINDS:
+                depth, parent = 1, index.parent()
+                while parent.isValid():
+                    depth, parent = depth + 1, parent.parent()
+                width = delegate.sizeHint(option, index).width() + depth * self.indentation()
+                labels = max(labels, width)
+        if not labels:
+            return 0
+        # The counts' column, the frame, and a vertical scroll bar a large font brings.
+        scroll_bar = self.verticalScrollBar().sizeHint().width()
+        return labels + self.sizeHintForColumn(1) + 2 * self.frameWidth() + scroll_bar
 
     def _section(self, kind: Kind) -> QStandardItem:
         item = _entry(SECTION_TITLES[kind], SECTION, kind.value)
