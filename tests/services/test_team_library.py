@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from paperdesk.core.errors import PaperdeskError
 from paperdesk.core.models import Status
@@ -141,6 +142,22 @@ def test_a_search_catches_up_first(seeded: Desk, client: Client) -> None:
     tagging.add_tags(seeded, [21], ["just-now"])
     assert searching.find_ids(bob, "tag:just-now").ids == [21]
     assert team_index.caught_up_to(bob._index) == seeded._library.generation()
+
+
+def test_a_search_with_nothing_new_does_not_wait_for_this_machines_other_programs(
+    seeded: Desk,
+) -> None:
+    # Another paperdesk on this machine holds the lock (a long import, say): a search
+    # whose index is current neither waits for it nor pays for taking the lock.
+    assert searching.find_ids(seeded, "graph").ids
+    found = searching.find_ids(seeded, "graph").ids
+
+    def waited(message: str) -> None:
+        raise AssertionError(f"the search waited: {message}")
+
+    seeded.on_wait = waited
+    with FileLock(seeded.lock.path):
+        assert searching.find_ids(seeded, "graph").ids == found
 
 
 def test_a_client_that_reopens_finds_what_others_did_while_it_was_closed(
