@@ -236,6 +236,26 @@ def test_others_changes_show_up_live_keeping_the_selection_and_the_note_being_ty
     assert window.errors.shown == []
 
 
+def test_the_windows_undo_takes_back_the_members_own_action_not_a_newer_one_of_another(
+    qtbot, team: Desk, postgres_server: PostgresServer, team_database: str, tmp_path: Path
+) -> None:
+    window = team_window(qtbot, bobs_address(postgres_server, team_database), tmp_path)
+    mine, theirs = window.model.ids()[:2]
+    # (bob's local index is built in the background meanwhile)
+    qtbot.waitUntil(lambda: window.desk._index.why_unusable() is None, timeout=60_000)
+    window.table.select_ids([mine], mine)
+    window.commands.set_rating(4)
+    qtbot.waitUntil(lambda: window.desk._library.papers.get(mine).rating == 4, timeout=10_000)
+    tagging.add_tags(team, [theirs], ["alice-was-last"])  # newer than bob's rating
+    qtbot.waitUntil(
+        lambda: window.menus.undo_action.text() == "&Undo Rate 4 stars", timeout=SHOWN_WITHIN_MS
+    )
+    window.menus.undo_action.trigger()
+    qtbot.waitUntil(lambda: window.desk._library.papers.get(mine).rating == 0, timeout=10_000)
+    assert "alice-was-last" in team._library.papers.get(theirs).tags
+    assert window.errors.shown == []
+
+
 # bob's first change may come before his local index exists: `_sync` warns and rebuilds it
 @pytest.mark.logs_warnings
 def test_an_unreachable_server_makes_the_window_read_only_and_loses_nothing_typed(
