@@ -20,6 +20,7 @@ from sqlalchemy import (
     Table,
     delete,
     func,
+    null,
     or_,
     select,
     update,
@@ -114,18 +115,43 @@ def _first_author_order(connection: Connection, descending: bool) -> list[tuple[
     paper took 1.1 s at 100,000 papers): papers with no author first when ascending,
     last when descending, by id."""
     name = authors_t.c.name_sort
-    named = connection.execute(
+    named = _driver_rows(
+        connection,
         select(authors_t.c.paper_id, name)
         .where(authors_t.c.position == 0)
-        .order_by(name.desc() if descending else name, authors_t.c.paper_id)
-    ).all()
-    # Unordered, the ids come from a small index instead of the wide papers table.
-    nameless = set(connection.scalars(select(papers_t.c.id))).difference(
-        paper_id for paper_id, _name in named
+        .order_by(name.desc() if descending else name, authors_t.c.paper_id),
     )
-    first = [(paper_id, None) for paper_id in sorted(nameless)]
-    ordered = [(paper_id, name) for paper_id, name in named]
-    return ordered + first if descending else first + ordered
+    nameless: list[tuple[int, Any]] = []
+    # Counted from a small index: most libraries have no paper without an author, and
+    # finding them walks the wide papers table (80 ms at 100,000 papers).
+    if connection.scalar(select(func.count()).select_from(papers_t)) != len(named):
+        first_author = select(authors_t.c.paper_id).where(
+            authors_t.c.paper_id == papers_t.c.id, authors_t.c.position == 0
+        )
+        nameless = _driver_rows(
+            connection,
+            select(papers_t.c.id, null()).where(~first_author.exists()).order_by(papers_t.c.id),
+        )
+    return named + nameless if descending else nameless + named
+
+
+def _plain(column: ColumnElement[Any], connection: Connection) -> bool:
+    """Whether the driver gives the column's values as SQLAlchemy would (no dates to
+    convert from text, say): then `_driver_rows` may read them."""
+    dialect = connection.dialect
+    return column.type.dialect_impl(dialect).result_processor(dialect, None) is None
+
+
+def _driver_rows(connection: Connection, query: Select[Any]) -> list[tuple[Any, ...]]:
+    """The rows of a read of plain values (ids, text: nothing to convert) as the
+    driver's tuples: SQLAlchemy makes a Row of each, 2/3 of the first sort of a session
+    by first author at 100,000 papers (115 of 170 ms)."""
+    sql = query.compile(dialect=connection.dialect, compile_kwargs={"literal_binds": True})
+    result = connection.exec_driver_sql(str(sql))
+    try:
+        return list(result.cursor.fetchall())
+    finally:
+        result.close()
 
 
 class PaperStore(SubStore):
@@ -188,6 +214,8 @@ class PaperStore(SubStore):
         with self._db.read() as connection:
             if ids is None and sort == FIRST_AUTHOR_SORT:
                 return _first_author_order(connection, descending)
+            if ids is None and _plain(column, connection):
+                return _driver_rows(connection, query)
             if ids is None:
                 return [(i, v) for i, v in connection.execute(query)]
             found: list[tuple[int, Any]] = []
