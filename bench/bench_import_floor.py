@@ -180,21 +180,27 @@ def store_with_sqlite3(source: Path, folder: Path, _how: str) -> dict[str, Any]:
     papers = 0
     with connection, source.open(encoding="utf-8") as lines:
         while chunk := list(islice(lines, CHUNK)):
-            rows, authors = [], []
+            rows, states, authors = [], [], []
             for line in chunk:
                 item = json.loads(line)
                 papers += 1
                 rows.append(
                     (papers, item["title"], item.get("venue"), item.get("year"),
-                     item.get("abstract") or "", item.get("openreview_id"), stamp, stamp,
+                     item.get("abstract") or "", item.get("openreview_id"), stamp,
                      str(papers), line)
                 )  # fmt: skip
+                states.append((papers, stamp))
                 authors += [(papers, k, name) for k, name in enumerate(item.get("authors") or [])]
             connection.executemany(
                 "INSERT INTO papers (id, title, title_is_derived, venue, year, abstract,"
-                " openreview, status, rating, added, updated, fingerprint, raw_fields,"
-                " alternatives) VALUES (?, ?, 0, ?, ?, ?, ?, 'new', 0, ?, ?, ?, ?, '{}')",
+                " openreview, added, fingerprint, raw_fields, alternatives)"
+                " VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?, ?, '{}')",
                 rows,
+            )
+            connection.executemany(
+                "INSERT INTO paper_state (paper_id, status, rating, updated)"
+                " VALUES (?, 'new', 0, ?)",
+                states,
             )
             connection.executemany(
                 "INSERT INTO paper_authors (paper_id, position, name) VALUES (?, ?, ?)", authors

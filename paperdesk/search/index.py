@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -57,8 +58,11 @@ SPACE_MARGIN = 2_000_000
 # How long a writer waits for whoosh's own lock (another thread's commit finishing).
 WRITER_WAIT_S = 10.0
 
-#: Builds segments of the (empty or live) index in the folder it is given.
-SegmentBuilder = Callable[[str], Iterable[Segment | None]]
+#: Lists segments in the index at once (searchable before the build ends).
+ListNow = Callable[[Sequence[Segment | None]], None]
+#: Builds segments of the (empty or live) index in the folder it is given; returns
+#: them, having listed some at once (`ListNow`) if it likes.
+SegmentBuilder = Callable[[str, ListNow], Iterable[Segment | None]]
 
 
 @dataclass(frozen=True)
@@ -227,7 +231,9 @@ class FullTextIndex:
                     progress(done, total)
 
         self.rebuild_with(
-            lambda folder: [segments.write_segment(folder, documents())], generation, text_bytes
+            lambda folder, _list_now: [segments.write_segment(folder, documents())],
+            generation,
+            text_bytes,
         )
 
     def rebuild_with(self, build: SegmentBuilder, generation: int, text_bytes: int = 0) -> None:
@@ -320,7 +326,8 @@ class FullTextIndex:
             remove_leftover_temporaries(live)
 
     def add_with(self, build: SegmentBuilder, generation: int | None) -> None:
-        """Add the segments `build` writes (new papers only) to the live index at once."""
+        """Add the segments `build` writes (new papers only) to the live index, those it
+        lists at once searchable before the rest."""
         with self._lock:
             index = self._open()
         self._add_segments(index, build)
@@ -334,7 +341,10 @@ class FullTextIndex:
                 raise TimeoutError(f"the search index in {self.folder} stays locked")
             time.sleep(0.05)
         try:
-            segments.list_segments(index, build(str(index.storage.folder)))
+            built = build(str(index.storage.folder), partial(segments.list_segments, index))
+            segments.list_segments(index, built)
+            # Every worker is done: what is left is of workers killed half-way.
+            remove_leftover_temporaries(index.storage.folder)
         finally:
             lock.release()
 

@@ -17,7 +17,7 @@ from whoosh.index import TOC, Index
 from whoosh.writing import SegmentWriter
 
 from paperdesk.search.schema import IndexDocument
-from paperdesk.search.storage import INDEX_NAME, open_index, remove_leftover_temporaries
+from paperdesk.search.storage import INDEX_NAME, open_index
 
 __all__ = ["INDEX_NAME", "POOL_MB", "UPDATE_POOL_MB", "list_segments", "write_segment", "writer"]
 
@@ -124,9 +124,9 @@ def write_segment(
 
 
 def list_segments(index: Index, segments: Iterable[Segment | None]) -> None:
-    """Add workers' segments to the index in one new TOC (the caller holds the lock)."""
+    """Add workers' segments to the index in one new TOC (the caller holds the lock).
+    Other workers may still be writing theirs: their temporary folders stay."""
     new = [segment for segment in segments if segment is not None]
-    remove_leftover_temporaries(index.storage.folder)  # of workers killed half-way
     if not new:
         return
     generation = index.latest_generation() + 1

@@ -194,7 +194,7 @@ def test_a_rebuild_is_swapped_in_and_the_old_generation_removed(
 def test_searches_during_a_rebuild_see_the_old_index(index: FullTextIndex) -> None:
     seen: list[list[int]] = []
 
-    def build(folder: str) -> list[object]:
+    def build(folder: str, _list_now: object) -> list[object]:
         seen.append(index.search("mamba").ids)  # the new generation is being written
         return [write_segment(folder, [doc(9, "Mamba two")])]
 

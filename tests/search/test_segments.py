@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from whoosh.codec.base import Segment
 
 from paperdesk.search import segments
-from paperdesk.search.index import FullTextIndex
+from paperdesk.search.index import FullTextIndex, ListNow
 from paperdesk.search.schema import build_schema
 from paperdesk.search.storage import INDEX_NAME, create_index, open_index
 from tests.search.test_index import DOCS, doc
@@ -27,7 +28,7 @@ def test_a_cancelled_writer_leaves_another_writers_spilled_runs(tmp_path: Path) 
     second.add_document(**doc(9, "Mamba two").fields())
     second.cancel()
     segment = first._finalize_segment()
-    first.temp_storage().destroy()
+    first.remove_temporaries()  # as write_segment does
     segments.list_segments(index, [segment])
     with open_index(tmp_path).searcher() as searcher:
         assert searcher.doc_count() == len(DOCS)
@@ -36,7 +37,9 @@ def test_a_cancelled_writer_leaves_another_writers_spilled_runs(tmp_path: Path) 
 
 def test_write_segment_leaves_no_temporary_folder(tmp_path: Path) -> None:
     index = FullTextIndex(tmp_path / "index")
-    index.rebuild_with(lambda folder: [segments.write_segment(folder, DOCS)], generation=1)
+    index.rebuild_with(
+        lambda folder, _list_now: [segments.write_segment(folder, DOCS)], generation=1
+    )
     live = index.live_folder()
     assert live is not None
     assert [p.name for p in live.iterdir() if p.is_dir()] == []
@@ -44,13 +47,29 @@ def test_write_segment_leaves_no_temporary_folder(tmp_path: Path) -> None:
     index.close()
 
 
-def test_leftover_temporary_folders_are_removed_when_segments_are_listed(tmp_path: Path) -> None:
-    index = create_index(tmp_path, build_schema())
-    (tmp_path / f"{INDEX_NAME}-123-killed.tmp").mkdir()
-    (tmp_path / f"{INDEX_NAME}-123-killed.tmp" / "x.run").write_bytes(b"run")
-    segments.list_segments(index, [segments.write_segment(str(tmp_path), DOCS[:1])])
-    assert [p.name for p in tmp_path.iterdir() if p.is_dir()] == []
-    assert open_index(tmp_path).doc_count() == 1
+def test_leftover_temporary_folders_are_removed_once_every_batch_is_listed(
+    tmp_path: Path,
+) -> None:
+    index = FullTextIndex(tmp_path / "index")
+    index.rebuild([DOCS[:1]], generation=1, total=1)
+    live = index.live_folder()
+    assert live is not None
+    leftover = live / f"{INDEX_NAME}-123-killed.tmp"
+    leftover.mkdir()
+    (leftover / "x.run").write_bytes(b"run")
+    seen: list[tuple[bool, list[int]]] = []
+
+    def build(folder: str, list_now: ListNow) -> list[Segment | None]:
+        list_now([segments.write_segment(folder, DOCS[1:2])])
+        # The first segment is listed and searchable; other workers may still be writing:
+        # their temporary folders stay (deleting one lost that worker's runs).
+        seen.append((leftover.exists(), index.search("inference").ids))
+        return [segments.write_segment(folder, DOCS[2:])]
+
+    index.add_with(build, generation=2)
+    assert seen == [(True, [2])]
+    assert not leftover.exists() and index.doc_count() == len(DOCS)
+    index.close()
 
 
 def test_updates_of_the_live_index_spill_from_a_small_pool(

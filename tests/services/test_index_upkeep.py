@@ -11,6 +11,7 @@ import sqlite3
 import pytest
 
 from paperdesk.core.errors import Cancelled
+from paperdesk.search import segments
 from paperdesk.services.runtime import desk as desk_module
 from paperdesk.services.runtime import index_pool, indexing
 from paperdesk.services.runtime.desk import Desk
@@ -137,6 +138,43 @@ def test_an_import_indexed_as_a_job_of_its_own_is_indexed_once(empty_desk: Desk)
     ids = searching.find_ids(empty_desk, "learning").ids
     assert ids and len(ids) == len(set(ids))
     assert maintenance.check(empty_desk) == []
+
+
+def test_an_imports_first_papers_are_searchable_while_the_rest_is_indexed(
+    empty_desk: Desk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25: at 100,000 papers the first papers must be searchable within 30 s,
+    not after the whole import's indexing."""
+    monkeypatch.setattr(index_pool, "POOL_THRESHOLD", 1)
+    monkeypatch.setattr(index_pool, "MAX_WORKERS", 2)
+    monkeypatch.setattr(index_pool, "FIRST_PAPERS", 5)
+    plan = plan_file(empty_desk, SEEDS[0])
+    report, changes = importing.commit(empty_desk, plan, index=False)
+    total = len(report.added_ids)
+    first = set(report.added_ids[:5])
+    seen: list[tuple[set[int], int]] = []
+    list_segments = segments.list_segments
+
+    def listing(index: object, batch: list[object]) -> None:
+        if seen == [] and len(batch) == 2:  # the rest, written by the two workers
+            result = searching.find_ids(empty_desk, "learning")
+            seen.append((set(result.ids), result.index_behind))
+        list_segments(index, batch)
+
+    monkeypatch.setattr(segments, "list_segments", listing)
+    importing.index_import(empty_desk, report, changes)
+    finished = searching.find_ids(empty_desk, "learning")
+    assert finished.index_behind == 0 and set(finished.ids) - first, "the rest is searchable too"
+    # Meanwhile: the first papers' hits, and the rest counted as not searchable yet.
+    assert seen == [(set(finished.ids) & first, total - 5)] and seen[0][0]
+    assert empty_desk._index.doc_count() == total
+
+
+def test_the_head_of_an_import_is_cut_from_the_first_share() -> None:
+    assert index_pool.shares(range(10), 2, 3) == ([0, 1, 2], [[3, 4], [5, 6, 7, 8, 9]])
+    assert index_pool.shares(range(10), 2, 0) == ([], [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9]])
+    # Too few papers for two steps: one batch.
+    assert index_pool.shares(range(4), 2, 2) == ([], [[0, 1], [2, 3]])
 
 
 def test_the_last_progress_report_of_an_import_s_indexing_is_the_total(

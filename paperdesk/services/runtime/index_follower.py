@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from paperdesk.core.changes import Changes
 from paperdesk.search.index import FullTextIndex
@@ -183,7 +183,15 @@ class IndexFollower:
             with self._lock:
                 self._behind.difference_update(new_ids)
                 others = bool(self._behind or merged or self._importing - changes.paper_ids)
-            indexing.add_new(self._library, self._index, new_ids, progress, cancelled, not others)
+            indexing.add_new(
+                self._library,
+                self._index,
+                new_ids,
+                progress,
+                cancelled,
+                not others,
+                searchable=self._searchable,
+            )
             if merged:
                 self._sync(Changes(paper_ids=frozenset(merged)), importing=changes.paper_ids)
             indexed = True
@@ -192,6 +200,12 @@ class IndexFollower:
                 self._importing.difference_update(changes.paper_ids)
                 if not indexed:  # cancelled (the import is withdrawn) or failed
                     self._behind.update(changes.paper_ids)
+
+    def _searchable(self, paper_ids: Sequence[int]) -> None:
+        """An import's papers listed in the index before the rest of it: searches stop
+        counting them as behind."""
+        with self._lock:
+            self._importing.difference_update(paper_ids)
 
     def _sync(self, changes: Changes, importing: frozenset[int] = frozenset()) -> None:
         """Re-index `changes`' papers; the stamp names the generation only once no

@@ -7,10 +7,11 @@ a big import) are indexed by a pool of worker processes (services/index_pool).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import Cancelled
-from paperdesk.search.index import FullTextIndex
+from paperdesk.search.index import FullTextIndex, ListNow
 from paperdesk.search.schema import IndexDocument
 from paperdesk.services.runtime import index_pool
 from paperdesk.services.runtime.index_documents import document_for, documents_for
@@ -45,11 +46,14 @@ def add_new(
     progress: Callable[[int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
     stamp: bool = True,
+    searchable: Callable[[Sequence[int]], None] | None = None,
 ) -> None:
     """Index newly imported papers, loading them from the database a chunk at a time.
 
-    Cancelled, with nothing added to the index, when `cancelled()` turns true. `stamp`
-    False: other papers wait to be re-indexed, so the stamp stays old.
+    Cancelled, with nothing added to the index, when `cancelled()` turns true; papers a
+    pool already made searchable stay (re-indexing them replaces them). `stamp` False:
+    other papers wait to be re-indexed, so the stamp stays old. `searchable(ids)` is
+    told of papers searchable before the end: a pool lists the first ones at once.
     """
 
     def documents() -> Iterator[IndexDocument]:
@@ -64,12 +68,18 @@ def add_new(
     workers = index_pool.worker_count(len(ids))
     if workers and library.file is not None:
         database = library.file
-        index.add_with(
-            lambda folder: index_pool.build_segments(
-                database, folder, ids, workers, progress, cancelled
-            ),
-            generation,
-        )
+
+        def build(folder: str, list_now: ListNow) -> list[Any]:
+            def early(papers: list[int], built: list[Any]) -> None:
+                list_now(built)
+                if searchable is not None:
+                    searchable(papers)
+
+            return index_pool.build_segments(
+                database, folder, ids, workers, progress, cancelled, early
+            )
+
+        index.add_with(build, generation)
     elif ids:
         index.add(documents(), generation, progress)
     elif generation is not None:
@@ -91,7 +101,7 @@ def rebuild(
         database = library.file
         ids = library.papers.sorted_ids("added")
         index.rebuild_with(
-            lambda folder: index_pool.build_segments(
+            lambda folder, _list_now: index_pool.build_segments(
                 database,
                 folder,
                 ids,
