@@ -47,8 +47,8 @@ from paperdesk.core.models import BibtexDefinitions, PaperRecord
 from paperdesk.formats.base import Problem, ReadResult, result_or_error
 from paperdesk.formats.bibtex_user_fields import read_user_data
 from paperdesk.formats.field_values import year_from_text
-from paperdesk.formats.latex_values import decode_placeholders
 from paperdesk.text import decode_commands, to_plain
+from paperdesk.text.latex_ascii import decode_placeholders
 from paperdesk.text.preamble_macros import Macro, expand, preamble_macros
 
 log = logging.getLogger(__name__)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from paperdesk.formats.latex_values import CLOSE, FIXED, MATH, OPEN, TEXT, Token
+from paperdesk.text.latex_escape import CLOSE, FIXED, MATH, OPEN, TEXT, Token
 
 # Words Title Case leaves in lower case: they say nothing about a title's case.
 _MINOR_WORDS = frozenset(

@@ -10,9 +10,9 @@
     x-paperdesk-tag-colours     `graphs=#3366ff, rl/offline=#ff8800`
     x-paperdesk-derived-title   `true` when the title was derived from the abstract
 
-Values are plain text, escaped for LaTeX by formats.latex_values (PLAIN) and read back
-by its `read_plain_value`. Styles ignore fields they do not know, so the `x-paperdesk-`
-ones cost nothing in a bibliography.
+Values are plain text, escaped for LaTeX by formats.bibtex_values (PLAIN) and read back
+by `text.latex_escape.read_plain_value`. Styles ignore fields they do not know, so the
+`x-paperdesk-` ones cost nothing in a bibliography.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from paperdesk.core.models import Paper, UserData
-from paperdesk.formats.latex_values import read_plain_value
 from paperdesk.formats.user_data import (
     LIST_SEPARATOR,
     Warn,
@@ -34,6 +33,7 @@ from paperdesk.formats.user_data import (
     split_names,
     user_data,
 )
+from paperdesk.text.latex_escape import read_plain_value
 
 TAGS = "keywords"
 NOTE = "annote"

@@ -3,7 +3,7 @@
 Two flavours, named as users know them: `bibtex` (the default) writes pure ASCII for
 classic 8-bit BibTeX and pdflatex, non-ASCII letters as accent commands and math
 symbols as math (`{$\\ell_p$}`, `{$\\alpha$}`); `biblatex` writes UTF-8, for biber.
-formats.latex_values makes each value LaTeX that cannot break the file or the LaTeX
+formats.bibtex_values makes each value LaTeX that cannot break the file or the LaTeX
 run (balanced braces, escaped specials, no file or shell commands).
 
 What goes where:
@@ -54,7 +54,10 @@ from paperdesk.core.text import normalise_for_matching
 from paperdesk.core.venues import find_venue
 from paperdesk.formats.bibtex_titles import protect_title
 from paperdesk.formats.bibtex_user_fields import user_fields
-from paperdesk.formats.latex_values import (
+from paperdesk.formats.bibtex_values import escape, finish, render, verbatim
+from paperdesk.text import decode_commands, to_plain
+from paperdesk.text.latex_ascii import to_ascii
+from paperdesk.text.latex_escape import (
     BIBTEX,
     LITERAL_CLOSE,
     LITERAL_OPEN,
@@ -62,14 +65,8 @@ from paperdesk.formats.latex_values import (
     PREAMBLE,
     WEB_TEXT,
     Dialect,
-    escape,
-    finish,
-    render,
-    to_ascii,
     tokens_of,
-    verbatim,
 )
-from paperdesk.text import decode_commands, to_plain
 from paperdesk.text.preamble_macros import Macro, expand, preamble_macros
 
 FLAVOURS = ("bibtex", "biblatex")

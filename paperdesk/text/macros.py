@@ -168,5 +168,15 @@ OWN_SYMBOLS = {
     "textbar": "|",
     "textquotedbl": '"',
 }
+# The commands that print a character LaTeX keeps for itself: what the text engine
+# writes for it (text/latex_escape.py, plain.protect_markup) and reads back as it.
+PRINTED_CHARACTERS = {
+    "\\": "\\textbackslash{}",
+    "~": "\\textasciitilde{}",
+    "^": "\\textasciicircum{}",
+    "`": "\\textasciigrave{}",
+    "{": "\\textbraceleft{}",
+    "}": "\\textbraceright{}",
+}
 DELIMITER_SIZES = re.compile(r"m?left|m?right|middle|[bB]igg?[lrm]?|limits|nolimits")
 CALLIGRAPHIC_SHORTHAND = re.compile(r"c[A-Z]")  # \cO, \cA: \mathcal{O}, \mathcal{A}

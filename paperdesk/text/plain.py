@@ -8,6 +8,7 @@ import unicodedata
 
 from paperdesk.core.text import collapse_whitespace
 from paperdesk.text.lexer import ACCENT
+from paperdesk.text.macros import PRINTED_CHARACTERS
 from paperdesk.text.render import styled_runs
 
 logger = logging.getLogger(__name__)
@@ -39,9 +40,7 @@ def protect_markup(text: str) -> str:
 
 
 _PROTECTED = {
-    "\\": "\\textbackslash{}",
-    "~": "\\textasciitilde{}",
-    "`": "\\textasciigrave{}",
+    **{char: PRINTED_CHARACTERS[char] for char in "\\~`"},
     "-": "-{}",  # `--` is a dash, `-{}-` two hyphens
     "'": "'{}",  # `''` is a closing quote
     **{char: "\\" + char for char in "{}$&_*<"},
@@ -51,9 +50,9 @@ _MARKUP_CHARACTER = re.compile(r"[\\{}$&_*<~`]|-(?=-)|'(?=')")
 
 # An accent with its letter, a command with its arguments (braces nested three deep:
 # `\llap{\raise 0.5ex\hbox{\'{}}}`), a control symbol (`\&`).
-_ARGUMENT = r"\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"
+BRACE_GROUP = r"\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"
 _COMMAND = re.compile(
-    rf"{ACCENT}|\\[a-zA-Z]+\*?(?:\[[^\[\]{{}}]*\])*(?:\s*{_ARGUMENT})*|\\[^a-zA-Z]"
+    rf"{ACCENT}|\\[a-zA-Z]+\*?(?:\[[^\[\]{{}}]*\])*(?:\s*{BRACE_GROUP})*|\\[^a-zA-Z]"
 )
 
 

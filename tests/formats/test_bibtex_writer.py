@@ -17,9 +17,9 @@ from pylatexenc.latex2text import LatexNodes2Text
 from paperdesk.core.models import Identifiers, Paper, Status
 from paperdesk.formats.bibtex_reader import read_bibtex
 from paperdesk.formats.bibtex_writer import bibtex_entry, write_bibtex
-from paperdesk.formats.latex_values import read_plain_value
 from paperdesk.formats.seedlist import read_seedlist
 from paperdesk.text import to_plain
+from paperdesk.text.latex_escape import read_plain_value
 from tests.conftest import lines_of
 from tests.factories import make_paper
 

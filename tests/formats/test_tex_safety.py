@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from paperdesk.formats.bibtex_reader import read_bibtex
+from paperdesk.formats.bibtex_values import escape
 from paperdesk.formats.bibtex_writer import write_bibtex
-from paperdesk.formats.latex_values import WEB_TEXT, escape
-from paperdesk.formats.tex_allow_list import SAFE_COMMANDS
+from paperdesk.text.latex_escape import WEB_TEXT
+from paperdesk.text.tex_allow_list import SAFE_COMMANDS
 from tests.factories import as_papers, make_paper
 
 needs_tex = pytest.mark.skipif(

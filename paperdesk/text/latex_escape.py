@@ -1,5 +1,5 @@
-"""Text as the value of a BibTeX field: escaped for LaTeX, balanced, ASCII if asked,
-and unable to make LaTeX touch the file system.
+"""Text as LaTeX: escaped, balanced, and unable to make LaTeX touch the file system;
+the half of the one text engine that writes (the lexer reads).
 
 Text is escaped by what it is. Titles and abstracts from the web are LaTeX-ish
 (OpenReview and PMLR abstracts mix `$math$`, `\\emph{}` and `\\%` with bare `%` and
@@ -10,17 +10,14 @@ and venues are plain text: every special character is escaped (`PLAIN`), and
 balanced braces: an unmatched brace becomes `\\textbraceleft{}`/`\\textbraceright{}`
 (`\\lbrace{}` in math), because BibTeX counts even escaped braces.
 
-With `ascii_only` (the `bibtex` flavour) every non-ASCII character becomes LaTeX:
-letters get accent commands (`{\\'e}`), math symbols math (`{$\\ell_p$}`, `{$\\alpha$}`,
-`√` as `{$\\surd$}`), and characters LaTeX has no command for pylatexenc's visible
-`⟨U+4E2D⟩` placeholder, which formats.bibtex_reader reads back as the character.
+With `ascii_only` every non-ASCII character becomes LaTeX (text/latex_ascii.py).
 
-Only the formatting, accent and symbol commands of an allow-list (formats.
-tex_allow_list) are written as commands. Every other control word (`\\input`,
-`\\pdffiledump`, `\\openin`, `\\write18`, `\\csname` that could spell them, a
-paper's own macros) and `^^5c`, which could spell a backslash, are written as text
-(`\\textbackslash{}input`), in every field and in math, so a LaTeX run over the export
-never acts on what a paper's fields say.
+Only the formatting, accent and symbol commands of an allow-list (text/tex_allow_list.py)
+are written as commands. Every other control word (`\\input`, `\\pdffiledump`,
+`\\openin`, `\\write18`, `\\csname` that could spell them, a paper's own macros) and
+`^^5c`, which could spell a backslash, are written as text (`\\textbackslash{}input`),
+in every field and in math, so a LaTeX run over the text never acts on what it says.
+What a BibTeX file needs besides (where a value ends) is formats/bibtex_values.py.
 """
 
 from __future__ import annotations
@@ -28,13 +25,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
-from urllib.parse import quote
 
-from pylatexenc.latexencode import UnicodeToLatexEncoder
-
-from paperdesk.formats.tex_allow_list import is_safe
-from paperdesk.text import to_plain
+from paperdesk.text.latex_ascii import to_ascii
+from paperdesk.text.macros import PRINTED_CHARACTERS
+from paperdesk.text.plain import BRACE_GROUP, to_plain
+from paperdesk.text.tex_allow_list import is_safe
 
 
 @dataclass(frozen=True)
@@ -74,9 +69,9 @@ _ESCAPES = {
     "#": "\\#",
     "_": "\\_",
     "$": "\\$",
-    "^": "\\textasciicircum{}",
-    "~": "\\textasciitilde{}",
-    "\\": "\\textbackslash{}",
+    "^": PRINTED_CHARACTERS["^"],
+    "~": PRINTED_CHARACTERS["~"],
+    "\\": PRINTED_CHARACTERS["\\"],
 }
 # Control symbols LaTeX knows in text: accents, escapes, spacing, `\\` line breaks.
 _CONTROL_SYMBOLS = frozenset("\"'`^~=.{}$%&#_,;:! /-@\\\n\t")
@@ -99,12 +94,6 @@ _PLAIN_TOKEN = re.compile(r"\$\$?|[\\{}%&#_~^`]|[^\\{}$%&#_~^`]+")
 _MATH_TOKEN = re.compile(r"\\(?:[A-Za-z]+|[\x00-\x7f])?|[{}%]|\^\^|[^\\{}%^]+|\^")
 
 _CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
-# An even run of backslashes before a brace (or the value's closing brace): `\\{` is a
-# line break and a group, but bibtexparser takes the brace for an escaped one, so a
-# space goes between them.
-_LINE_BREAK_BEFORE_BRACE = re.compile(r"(?<!\\)((?:\\\\)+)(?=[{}]|\Z)")
-# bibtexparser ends an entry at any line starting with `@word{`, even inside a value.
-_AT_LINE_START = re.compile(r"^([^\S\n]*)@", re.MULTILINE)
 
 
 def clean(text: str) -> str:
@@ -175,7 +164,7 @@ def tokens_of(text: str, dialect: Dialect) -> list[Token]:
     tokens = _tokens(clean(text), dialect)
     if dialect.latex and not dialect.from_bibtex:
         _underscore_emphasis(tokens)
-    balance(tokens, "\\textbraceleft{}", "\\textbraceright{}")
+    balance(tokens, PRINTED_CHARACTERS["{"], PRINTED_CHARACTERS["}"])
     return tokens
 
 
@@ -290,148 +279,26 @@ def balance(tokens: list[Token], unmatched_open: str, unmatched_close: str) -> N
             token.kind, token.text = FIXED, unmatched_open
 
 
-def render(tokens: list[Token], ascii_only: bool) -> str:
-    """The tokens as a field value, ready to write between braces."""
+def latex_of(tokens: list[Token], ascii_only: bool = False) -> str:
+    """The tokens as LaTeX; with `ascii_only`, every non-ASCII character as LaTeX too."""
     if ascii_only:
-        text = "".join(
+        return "".join(
             t.text if t.text.isascii() else to_ascii(t.text, math=t.kind == MATH) for t in tokens
         )
-    else:
-        text = "".join(t.text for t in tokens)
-    return finish(text)
-
-
-def escape(text: str, dialect: Dialect, ascii_only: bool = False) -> str:
-    """`text` as a balanced, safe field value."""
-    return render(tokens_of(text, dialect), ascii_only)
-
-
-def finish(value: str) -> str:
-    """What every value needs whatever made it: parsers must find its end."""
-    if "\\" in value:
-        value = _LINE_BREAK_BEFORE_BRACE.sub(r"\1 ", value)
-    if "@" in value:
-        value = _AT_LINE_START.sub(r"\1{@}", value)
-    return value
-
-
-def verbatim(text: str) -> str:
-    """A URL or id as written, minus what no BibTeX value may hold (braces, blanks) and
-    the `^^` that TeX would read as another character (a backslash: `^^5c`)."""
-    return quote(clean(text), safe="!#$%&'()*+,/:;=?@[]`|~<>\"")
-
-
-# --- ASCII for classic BibTeX --------------------------------------------------------
-
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
-_MATH_WRAPPER = ("{\\ensuremath{", "}}")
-_encoder = UnicodeToLatexEncoder(
-    non_ascii_only=True,
-    replacement_latex_protection="braces-all",
-    unknown_char_policy="unihex",
-    unknown_char_warning=False,
-)
-# pylatexenc writes √ as `\sqrt{}`, a root of nothing; `\surd` is the sign itself.
-_OWN_MATH = {"√": "\\surd"}
-
-
-@lru_cache(maxsize=4096)
-def _latex_for(char: str) -> tuple[str, bool]:
-    """(LaTeX, whether it is math) for one non-ASCII character.
-
-    Where pylatexenc's command only looks like the character (`Ħ` as `\\=H`, an H with
-    a macron), or reads back as something else, the placeholder is written instead: a
-    paper must come back from its export as it was.
-    """
-    if char in _OWN_MATH:
-        return _OWN_MATH[char], True
-    latex = _encoder.unicode_to_latex(char)
-    opening, closing = _MATH_WRAPPER
-    if latex.startswith(opening) and latex.endswith(closing) and latex.count("\\ensuremath") == 1:
-        math = latex[len(opening) : -len(closing)]
-        known = not _NOT_IN_LATEX.intersection(_CONTROL_WORD.findall(math))
-        if known and to_plain("$" + math + "$") == char:
-            return math, True
-    elif latex.startswith("{") and to_plain(latex) == char:
-        return latex, False
-    return "{" + _PLACEHOLDER_FORMAT.format(ord(char)) + "}", False
-
-
-# Math commands pylatexenc writes that neither LaTeX nor amssymb defines (from a
-# pdflatex run with `\ifdefined` over every command it writes; the 164 amssymb ones,
-# `\mathbb` among them, are named in docs/formats.md): such a character gets the
-# placeholder, or its export would not compile.
-_NOT_IN_LATEX = frozenset(
-    """DownArrowUpArrow VDash allequal approxnotequal arrowwaveleft arrowwaveright
-    clockoint clwintegral dblarrowupdown estimates forcesextra hermitconjmatrix homothetic
-    iiint iint image lazysinv notgreaterless notlessgreater original precedesnotsimilar
-    recorder rightangle rightanglearc sqrint starequal surfintegral tildetrpl truestate udots
-    varperspcorrespond verymuchgreater verymuchless volintegral""".split()
-)
-_CONTROL_WORD = re.compile(r"(?<=\\)[A-Za-z]+")
-# pylatexenc's placeholder for a character LaTeX has no command for, as to_ascii writes it.
-_PLACEHOLDER_FORMAT = "\\ensuremath{{\\langle}}\\texttt{{U+{:04X}}}\\ensuremath{{\\rangle}}"
-_PLACEHOLDER = re.compile(
-    r"(\{)?\\ensuremath\{\\langle\}\\texttt\{U\+([0-9A-F]{4,6})\}\\ensuremath\{\\rangle\}(?(1)\})"
-)
-
-
-def decode_placeholders(value: str) -> str:
-    """The characters `⟨U+4E2D⟩` placeholders stand for (to_ascii's, or pylatexenc's)."""
-    if "U+" not in value:
-        return value
-    return _PLACEHOLDER.sub(lambda m: _character(int(m.group(2), 16)), value)
-
-
-def _character(code: int) -> str:
-    return chr(code) if code < 0x110000 and not 0xD800 <= code < 0xE000 else "\ufffd"
-
-
-def to_ascii(text: str, math: bool = False) -> str:
-    """Every non-ASCII run of `text` as LaTeX; `math` when the text is a math segment."""
-    return _NON_ASCII.sub(lambda run: _run_to_ascii(run.group(), math), text)
-
-
-def _run_to_ascii(run: str, in_math: bool) -> str:
-    pieces: list[str] = []
-    formula: list[str] = []  # math pieces waiting to be set in one `{$...$}`
-
-    def close_formula() -> None:
-        if formula:
-            pieces.append("{$" + "".join(formula) + "$}")
-            formula.clear()
-
-    for char in run:
-        latex, is_math = _latex_for(char)
-        if in_math:
-            pieces.append("{" + latex + "}" if is_math else "\\mbox{" + latex + "}")
-        elif is_math:
-            if formula and formula[-1][-1:].isalpha() and latex[:1].isalpha():
-                formula.append(" ")
-            formula.append(latex)
-        else:
-            close_formula()
-            pieces.append(latex)
-    close_formula()
-    return "".join(pieces)
+    return "".join(t.text for t in tokens)
 
 
 # --- reading a plain value back --------------------------------------------------------
 
-_GRAVE = "\\textasciigrave{}"
-_UNESCAPES = {
-    _GRAVE: "`",
-    "\\textbraceleft{}": "{",
-    "\\textbraceright{}": "}",
-    "\\textbackslash{}": "\\",
-    "\\textasciitilde{}": "~",
-    "\\textasciicircum{}": "^",
-    "{@}": "@",
-}
+_GRAVE = PRINTED_CHARACTERS["`"]
+_UNESCAPES = {**{command: char for char, command in PRINTED_CHARACTERS.items()}, "{@}": "@"}
 _PLAIN_PIECE = re.compile(
-    r"""(?P<escape>\\text(?:braceleft|braceright|backslash|asciitilde|asciicircum|asciigrave)\{\}
-          |\\[{}%&\#_$]|\{@\})
-      | (?P<latex>\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}|\$[^$]*\$
+    r"(?P<escape>"
+    + "|".join(re.escape(command) for command in PRINTED_CHARACTERS.values())
+    + r"""|\\[{}%&\#_$]|\{@\})
+      | (?P<latex>"""
+    + BRACE_GROUP
+    + r"""|\$[^$]*\$
           |\\[a-zA-Z]+\*?(?:\{[^{}]*\})*|\\.|~)""",
     re.VERBOSE | re.DOTALL,
 )

@@ -2,7 +2,7 @@
 
 Every other control word (`\\input`, `\\pdffiledump`, `\\openin`, `\\write18`, `\\csname`,
 a macro a paper defined for itself...) is written as text (`\\textbackslash{}input`) by
-formats.latex_values: an allow-list rather than a list of the dangerous ones, because
+text.latex_escape: an allow-list rather than a list of the dangerous ones, because
 TeX has hundreds of primitives that read files, write them or run programs (pdfTeX
 alone: `\\pdffiledump`, `\\pdfmdfivesum`, `\\pdffilesize`, `\\pdffilemoddate`,
 `\\pdfximage`, `\\pdfobj file`...), and engines add more.
