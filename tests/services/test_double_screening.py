@@ -197,3 +197,27 @@ def test_a_personal_library_has_no_blind_screening(desk: Desk) -> None:
     assert double_screening.figures(desk, started) is None
     triage.decide(desk, 1, Decision.KEEP, "Kept", screening=started)
     assert desk._library.papers.get(1).status == Status.TO_READ  # as before
+
+
+def test_an_owner_screens_every_paper_blind_and_the_report_counts_the_resolutions(
+    seeded: Desk, client: Client
+) -> None:
+    alice, bob = seeded, client("bob")
+    by_alice, by_bob = blind_screening(alice, bob)
+    decide_all(bob, by_bob, BOB)
+    # alice owns the library (her role reads every decision), yet bob's decisions take
+    # no paper off her queue: she decides each one herself before she may finish.
+    assert screenings.queue(alice, by_alice).pending == tuple(PAPERS)
+    with pytest.raises(PaperdeskError, match="4 papers .* still wait for your decision"):
+        double_screening.finish(alice, by_alice)
+    decide_all(alice, by_alice, ALICE)
+    # The PRISMA counts are the team's outcome: no paper is screened until resolved.
+    counts = screenings.prisma(alice, by_alice)
+    assert (counts.screened, counts.not_screened) == (0, 4)
+    double_screening.finish(alice, by_alice)
+    double_screening.finish(bob, by_bob)
+    double_screening.settle_agreed(alice, by_alice)  # 1 kept, 4 maybe
+    double_screening.resolve(bob, by_bob, 2, Decision.DISCARD, "off topic")
+    counts = screenings.prisma(bob, by_bob)
+    assert (counts.screened, counts.included, counts.maybe, counts.not_screened) == (3, 1, 1, 1)
+    assert counts.excluded_by_reason == (("off topic", 1),)

@@ -27,7 +27,7 @@ from paperdesk.core.screening import (
     ScreeningQueue,
     ScreeningSummary,
 )
-from paperdesk.core.triage import Decision, TriageStats
+from paperdesk.core.triage import Decision, LoggedDecision, TriageStats
 from paperdesk.formats.atomic import atomic_open
 from paperdesk.services.runtime.desk import Desk
 from paperdesk.services.use_cases import searching, triage
@@ -122,7 +122,13 @@ def queue(desk: Desk, screening: Screening) -> ScreeningQueue:
     `earlier` counts its decided papers whose latest decision predates the screening:
     those migration 0006 gave "Triage" from before screenings had names.
     """
-    latest = desk._library.screenings.decided(screening.id) if screening.id is not None else {}
+    # Blind, each member goes through every paper: an owner's role reads the others'
+    # decisions too (docs/team.md), which must not take papers off their queue.
+    latest = (
+        desk._library.screenings.decided(screening.id, own=screening.blind)
+        if screening.id is not None
+        else {}
+    )
     decided = {i: entry.decision for i, entry in latest.items()}
     created = screening.created
     earlier = sum(created is not None and entry.at < created for entry in latest.values())
@@ -255,11 +261,7 @@ class Prisma:
 
 def prisma(desk: Desk, screening: Screening) -> Prisma:
     found = queue(desk, screening)
-    decided = (
-        desk._library.screenings.decided(screening.id, own=screening.blind)
-        if screening.id is not None
-        else {}
-    )
+    decided = _outcomes(desk, screening)
     latest = decided.values()
     rated = triage.rated_relevant(desk, list(latest))
     included = {e.paper_id for e in latest if e.decision == Decision.KEEP} | rated
@@ -281,8 +283,17 @@ def prisma(desk: Desk, screening: Screening) -> Prisma:
         excluded_by_reason=tuple(ordered),
         included=len(included),
         maybe=sum(1 for e in latest if e.decision == Decision.MAYBE and e.paper_id not in included),
-        not_screened=len(found.pending),
+        not_screened=sum(1 for i in found.ids if i not in decided),
     )
+
+
+def _outcomes(desk: Desk, screening: Screening) -> dict[int, LoggedDecision]:
+    """Each paper's decision that the screening's report counts: its latest, or in a
+    blind screening its resolution (the members' own decisions only lead to it)."""
+    if screening.id is None:
+        return {}
+    store = desk._library.screenings
+    return store.resolutions(screening.id) if screening.blind else store.decided(screening.id)
 
 
 def prisma_csv(counts: Prisma) -> str:
