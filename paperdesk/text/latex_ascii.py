@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
+from paperdesk.text.macros import CONTROL_WORD
 from paperdesk.text.plain import to_plain
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
@@ -41,7 +42,7 @@ def _latex_for(char: str) -> tuple[str, bool]:
     opening, closing = _MATH_WRAPPER
     if latex.startswith(opening) and latex.endswith(closing) and latex.count("\\ensuremath") == 1:
         math = latex[len(opening) : -len(closing)]
-        known = not _NOT_IN_LATEX.intersection(_CONTROL_WORD.findall(math))
+        known = not _NOT_IN_LATEX.intersection(CONTROL_WORD.findall(math))
         if known and to_plain("$" + math + "$") == char:
             return math, True
     elif latex.startswith("{") and to_plain(latex) == char:
@@ -60,7 +61,6 @@ _NOT_IN_LATEX = frozenset(
     recorder rightangle rightanglearc sqrint starequal surfintegral tildetrpl truestate udots
     varperspcorrespond verymuchgreater verymuchless volintegral""".split()
 )
-_CONTROL_WORD = re.compile(r"(?<=\\)[A-Za-z]+")
 # pylatexenc's placeholder for a character LaTeX has no command for, as to_ascii writes it.
 _PLACEHOLDER_FORMAT = "\\ensuremath{{\\langle}}\\texttt{{U+{:04X}}}\\ensuremath{{\\rangle}}"
 _PLACEHOLDER = re.compile(

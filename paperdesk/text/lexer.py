@@ -32,6 +32,7 @@ from paperdesk.text.events import (
 from paperdesk.text.latex import math_events, text_fragment_events
 from paperdesk.text.macros import (
     CLOSE_QUOTE,
+    CONTROL_WORD,
     DECLARATIONS,
     INVISIBLE_MACROS,
     LOGOS,
@@ -118,7 +119,6 @@ _TOKEN_START = re.compile(r"[$\\{}<&`~*_]|--|''")
 _UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _AMOUNT = re.compile(r"\d[\d,.]*")
 _LATEXISH = re.compile(r"[\\^_{}]")
-_CONTROL_WORD = re.compile(r"\\[a-zA-Z]+")
 # What follows the backslash of a command for a letter: a name (`\ss`) or an accent.
 _LETTER_COMMAND_STARTS = frozenset(string.ascii_letters + "\"'^`~=.")
 _PROSE = re.compile(r"[^\W\d_]{2,} [^\W\d_]{2,} [^\W\d_]{2,}")  # three words in a row
@@ -247,7 +247,7 @@ def _macro(source: str, end: int, token: str, events: list[Event]) -> int:
     """
     fragment = text_fragment_events(token)
     shown = events_text(fragment)
-    bare = _CONTROL_WORD.fullmatch(token)
+    bare = CONTROL_WORD.fullmatch(token)
     logo = bare and token[1:] in LOGOS
     if bare and not logo and shown == token[1:] and events and _ends_in_word(events[-1]):
         events.append(" ")
@@ -343,15 +343,12 @@ def _is_punctuation(char: str) -> bool:
     return unicodedata.category(char).startswith(("P", "S"))
 
 
-_COMMAND = re.compile(r"\\[A-Za-z]+")
-
-
 def _command_start(source: str, at: int) -> str:
     """The first character the command at `at` shows, as a neighbour of a delimiter:
     `{\\'e}`, `{\\ss}`, `{\\c{L}}` stand for letters; `{\\textquoteright}` (an ASCII
     export's `’`) for punctuation, so `*e.g.*{\\textquoteright}` closes its emphasis as
     `*e.g.*’` does."""
-    named = _COMMAND.match(source, at)
+    named = CONTROL_WORD.match(source, at)
     if named is None:
         return "a"  # an accent command (`\\'e`, `\\"o`): a letter
     shown = events_text(text_fragment_events(named.group())).lstrip()

@@ -178,5 +178,7 @@ PRINTED_CHARACTERS = {
     "{": "\\textbraceleft{}",
     "}": "\\textbraceright{}",
 }
+# A control word, `\\emph`: its name is group 1.
+CONTROL_WORD = re.compile(r"\\([A-Za-z]+)")
 DELIMITER_SIZES = re.compile(r"m?left|m?right|middle|[bB]igg?[lrm]?|limits|nolimits")
 CALLIGRAPHIC_SHORTHAND = re.compile(r"c[A-Z]")  # \cO, \cA: \mathcal{O}, \mathcal{A}

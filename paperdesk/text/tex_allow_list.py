@@ -16,14 +16,10 @@ paperdesk's text engine reads (paperdesk.text.macros); the structure of math (`\
 
 from __future__ import annotations
 
-import re
-
 from pylatexenc import latex2text
 from pylatexenc.latexencode import _uni2latexmap
 
 from paperdesk.text import macros
-
-_CONTROL_WORD = re.compile(r"\\([A-Za-z]+)")
 
 # What math is made of besides symbols: sizes, functions, accents, dots and spacing.
 _MATH_STRUCTURE = """
@@ -50,7 +46,7 @@ def _pylatexenc_symbols() -> set[str]:
     their own are left out: `\\input` and `\\include` are among them.)"""
     names: set[str] = set()
     for latex in _uni2latexmap.uni2latex.values():
-        names.update(_CONTROL_WORD.findall(latex))
+        names.update(macros.CONTROL_WORD.findall(latex))
     context = latex2text.get_default_latex_context_db()
     for spec in context.iter_macro_specs(["latex-base", "advanced-symbols"]):
         if isinstance(spec.simplify_repl, str) and spec.macroname.isalpha():
