@@ -511,3 +511,26 @@ def test_the_hidden_table_is_not_listed_nor_its_detail_filled_while_triaging(
     with qtbot.waitSignal(window.search_applied, timeout=WAIT_MS):
         qtbot.keyClick(view, Qt.Key.Key_Escape)
     assert listed and detail_shown
+
+
+def test_leaving_triage_keeps_the_same_listing_and_fills_the_detail_pane_once(
+    qtbot, window, monkeypatch
+):
+    """Issue 21 item 6: leaving (221 ms of the GUI thread's own CPU at 13,417 papers) reset
+    the table, which read and painted its visible pages afresh, and filled the detail
+    pane twice. The same papers listed again keep their rows; the paper the triage ended
+    on is selected and shown once."""
+    view = enter_triage(qtbot, window)
+    decided(qtbot, window, view, Qt.Key.Key_X)
+    ended_on = view.session.paper.id
+    resets: list[bool] = []
+    window.model.modelReset.connect(lambda: resets.append(True))
+    detail_shown: list[int] = []
+    monkeypatch.setattr(
+        window.detail, "show_paper", lambda paper, *_: detail_shown.append(paper.id)
+    )
+    with qtbot.waitSignal(window.search_applied, timeout=WAIT_MS):
+        qtbot.keyClick(view, Qt.Key.Key_Escape)
+    assert resets == []
+    assert detail_shown == [ended_on]
+    assert window.table.selected_ids() == [ended_on]

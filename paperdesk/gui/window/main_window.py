@@ -129,6 +129,7 @@ class MainWindow(QMainWindow):
         self.shortcuts_dialog: ShortcutsDialog | None = None
         self.restore_offer: QMessageBox | None = None
         self.pending_select: int | None = None
+        self._applying_listing = False
         self.preferences_dialog: PreferencesDialog | None = None
         self._tag_colours: dict[str, str | None] = {}
         self._focus_results = False
@@ -365,7 +366,13 @@ class MainWindow(QMainWindow):
             kept, current = [listing.ids[row]], listing.ids[row]
         if current not in kept:
             current = kept[0] if kept else None
-        self.table.select_ids(kept, current)
+        # The detail pane is filled once, below, whether the selection changed or not
+        # (its paper may have): selecting also signals, which filled it twice.
+        self._applying_listing = True
+        try:
+            self.table.select_ids(kept, current)
+        finally:
+            self._applying_listing = False
         self._on_selection_changed()
         self.search_applied.emit()
 
@@ -417,6 +424,8 @@ class MainWindow(QMainWindow):
                 return
 
     def _on_selection_changed(self, *_args: object) -> None:
+        if self._applying_listing:
+            return
         desk = self.desk
         ids = self.table.selected_ids()
         self.counts.show_selected(len(ids))
