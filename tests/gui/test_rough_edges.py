@@ -13,7 +13,6 @@ from paperdesk.gui.actions import shortlists, tags
 from paperdesk.gui.dialogs.questions import Asker
 from paperdesk.gui.widgets.tag_chips import TagChip, TagChips
 from paperdesk.gui.window.paper_table_model import Column, rating_text
-from paperdesk.gui.window.sidebar import FIXED_KINDS, KindRole
 from tests.gui.conftest import open_window
 from tests.gui.test_main_window import WAIT_MS, ScriptedAsker, changes
 
@@ -220,11 +219,10 @@ def test_the_sidebar_labels_are_not_cut_at_a_large_font(
         return all(
             sidebar.itemDelegate().sizeHint(option, index).width()
             <= sidebar.visualRect(index).width()
-            for index in sidebar._all_indexes()
-            if index.data(KindRole) in FIXED_KINDS
+            for index, _depth in sidebar.fixed_entries()
         )
 
-    labels = {i.data() for i in sidebar._all_indexes() if i.data(KindRole) in FIXED_KINDS}
+    labels = {index.data() for index, _depth in sidebar.fixed_entries()}
     assert {"All papers", "Skimmed", "Discarded", "Screenings", "Saved searches"} <= labels
     qtbot.waitUntil(labels_whole, timeout=2000)  # once the splitter laid the panes out
     window.grab().save(str(tmp_path / "sidebar-font-16-1400x900.png"))

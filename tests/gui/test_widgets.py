@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QLineEdit, QWidget
 
+from paperdesk.gui.widgets.help_overlay import HelpOverlay
 from paperdesk.gui.widgets.star_rating import STAR_GOLD, StarRating
 from paperdesk.gui.widgets.tag_chips import TagChips, readable_text_colour, split_tag_input
 from paperdesk.gui.window.note_editor import SAVE_DELAY_MS, NoteEditor
@@ -253,3 +254,24 @@ def test_the_cheat_sheet_is_one_click_away(qtbot):
     bar.show()
     qtbot.mouseClick(bar.help_button, Qt.MouseButton.LeftButton)
     assert bar.cheat_sheet is not None and bar.cheat_sheet.isVisible()
+
+
+def test_the_help_overlay_lays_its_keys_out_only_when_shown(qtbot):
+    # Issue 21 item 6: every resize of the triage view laid the hidden keys' table out,
+    # 80 ms of the GUI thread when triage was first shown.
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    overlay = HelpOverlay("Keys", [("Navigation", ""), ("J", "next paper")], parent)
+    laid_out: list[bool] = []
+    adjust = overlay.panel.adjustSize
+    overlay.panel.adjustSize = lambda: (laid_out.append(True), adjust())[1]
+    parent.resize(600, 400)
+    parent.show()
+    qtbot.waitExposed(parent)
+    assert laid_out == []
+    overlay.open()
+    assert laid_out == [True] and overlay.geometry() == parent.rect()
+    parent.resize(800, 500)
+    qtbot.waitUntil(lambda: overlay.geometry() == parent.rect())
+    panel = overlay.panel.geometry()
+    assert abs(panel.center().x() - 400) <= 1 and abs(panel.center().y() - 250) <= 1

@@ -68,7 +68,9 @@ class HelpOverlay(QWidget):
         self.panel.move((self.width() - size.width()) // 2, (self.height() - size.height()) // 2)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self._covered and event.type() == QEvent.Type.Resize:
+        # Hidden, it waits for `open`: laying the keys' table out took 80 ms of the GUI
+        # thread each time triage was first shown (issue 21 item 6).
+        if watched is self._covered and event.type() == QEvent.Type.Resize and self.isVisible():
             self.setGeometry(self._covered.rect())
             self._place_panel()
         return False

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QModelIndex, QPoint, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QPoint, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -49,9 +49,6 @@ STATUS_LABELS = {
 
 KindRole = Qt.ItemDataRole.UserRole + 1
 ValueRole = Qt.ItemDataRole.UserRole + 2
-#: The entries whose labels are the app's own words: never cut, whatever the font (names
-#: a user gives shortlists, tags and searches elide instead).
-FIXED_KINDS = (SECTION, Kind.ALL.value, Kind.STATUS.value)
 SECTION_TITLES = {
     Kind.STATUS: "Status",
     Kind.SHORTLIST: "Shortlists",
@@ -159,6 +156,7 @@ class Sidebar(SidebarView):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self._scope = Scope()
         self._refreshing = False
+        self._labels_width: int | None = None
         self.selectionModel().currentChanged.connect(self._on_current_changed)
 
     # --- content ---------------------------------------------------------------------
@@ -196,28 +194,51 @@ class Sidebar(SidebarView):
             self.setCurrentIndex(index)
         finally:
             self._refreshing = False
-            self.updateGeometry()  # the counts' column may have widened
+            self._labels_width = None  # the counts' column may have widened
+            self.updateGeometry()
 
     # --- width -----------------------------------------------------------------------
     def minimumSizeHint(self) -> QSize:
         """Wide enough for the app's own labels and their counts in the current font: at
-        font size 16 a fixed 140-200 pixels cut them ("Skim…", "Screenin…"). A font
-        change (Preferences) updates the geometry, so the splitter asks again."""
+        font size 16 a fixed 140-200 pixels cut them ("Skim…", "Screenin…")."""
         hint = super().minimumSizeHint()
         return QSize(max(hint.width(), self._fixed_labels_width()), hint.height())
 
     def _fixed_labels_width(self) -> int:
+        # Asked at every layout of the splitter (entering and leaving triage too): measured
+        # once per content and font.
+        if self._labels_width is None:
+            self._labels_width = self._measure_fixed_labels()
+        return self._labels_width
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.FontChange:
+            self._labels_width = None
+        super().changeEvent(event)  # which updates the geometry: the splitter asks again
+
+    def fixed_entries(self) -> list[tuple[QModelIndex, int]]:
+        """The entries labelled with the app's own words (All papers, the sections, the
+        statuses: never cut, whatever the font), each with its depth in the tree; names a
+        user gives shortlists, tags and searches elide instead."""
+        top = [self.model_.index(row, 0) for row in range(self.model_.rowCount())]
+        entries = [(index, 1) for index in top]
+        for section in top:
+            if section.data(ValueRole) == Kind.STATUS.value:
+                rows = range(self.model_.rowCount(section))
+                entries += [(self.model_.index(row, 0, section), 2) for row in rows]
+        return entries
+
+    def _measure_fixed_labels(self) -> int:
         option = QStyleOptionViewItem()
         self.initViewItemOption(option)
         delegate = self.itemDelegate()
-        labels = 0
-        for index in self._all_indexes():
-            if index.data(KindRole) in FIXED_KINDS:
-                depth, parent = 1, index.parent()
-                while parent.isValid():
-                    depth, parent = depth + 1, parent.parent()
-                width = delegate.sizeHint(option, index).width() + depth * self.indentation()
-                labels = max(labels, width)
+        labels = max(
+            (
+                delegate.sizeHint(option, index).width() + depth * self.indentation()
+                for index, depth in self.fixed_entries()
+            ),
+            default=0,
+        )
         if not labels:
             return 0
         # The counts' column, the frame, and a vertical scroll bar a large font brings.
