@@ -283,6 +283,12 @@ class BlockWatch(QObject):
         self.timer.stop()
         return self.longest
 
+    def phase_begins(self) -> None:
+        """The work of a phase begun now, before the next tick, is counted as its own (not
+        as the phase before it, which the last tick saw)."""
+        if self._phase is not None:
+            self._last_phase = self._phase()
+
     def _tick(self) -> None:
         now = time.perf_counter()
         block = now - self._last - 0.005

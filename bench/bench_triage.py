@@ -183,6 +183,7 @@ def heartbeat(app, window, decisions: int, read_ms: int) -> None:
 
     def during(name: str, work) -> None:
         phase[0] = name
+        watch.phase_begins()
         watch.longest = watch.longest_cpu = 0.0
         work()
         longest[name] = max(longest.get(name, 0.0), watch.longest)
@@ -223,6 +224,7 @@ def heartbeat(app, window, decisions: int, read_ms: int) -> None:
     during("first keep", lambda: (QTest.keyClick(view, Qt.Key.Key_S), pause(read_ms / 1000)))
     during("first model", lambda: (wait_for(app, model_arrived), pause(2)))
     phase[0] = "deciding"
+    watch.phase_begins()
     decide()
     during("leaving", leave)
     during("re-entry", enter)

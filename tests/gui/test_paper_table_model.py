@@ -196,6 +196,19 @@ def test_tag_colours_show_as_dots():
     assert cell(model, 1, Column.TAGS, Qt.ItemDataRole.DecorationRole) is None
 
 
+def test_the_same_tag_colours_again_repaint_nothing(qtbot):
+    # Every change read the overview again and repainted the whole tags column: a
+    # second paint of the table on leaving triage.
+    model, _ = model_with([make_paper(1, tags=("rnn",))])
+    model.set_tag_colours({"rnn": "#cc0000", "plain": None})
+    signalled = []
+    model.dataChanged.connect(lambda first, last: signalled.append(first.column()))
+    model.set_tag_colours({"plain": None, "rnn": "#cc0000"})
+    assert signalled == []
+    model.set_tag_colours({"rnn": "#0000cc"})
+    assert signalled == [Column.TAGS]
+
+
 def test_dragging_rows_carries_their_ids():
     model, _ = model_with([make_paper(i) for i in (5, 6, 7)])
     mime = model.mimeData([model.index(2, 0), model.index(0, 1), model.index(2, 3)])

@@ -238,7 +238,10 @@ class PaperTableModel(QAbstractTableModel):
                 self.dataChanged.emit(cell, cell)
 
     def set_tag_colours(self, colours: Mapping[str, str | None]) -> None:
-        self._tag_colours = {name: colour for name, colour in colours.items() if colour}
+        coloured = {name: colour for name, colour in colours.items() if colour}
+        if coloured == self._tag_colours:
+            return  # after every change, mostly: repainting the column costs a table paint
+        self._tag_colours = coloured
         if self._ids:
             column = Column.TAGS
             self.dataChanged.emit(self.index(0, column), self.index(len(self._ids) - 1, column))
