@@ -517,9 +517,11 @@ def test_leaving_triage_keeps_the_same_listing_and_fills_the_detail_pane_once(
     qtbot, window, monkeypatch
 ):
     """Issue 21 item 6: leaving (221 ms of the GUI thread's own CPU at 13,417 papers) reset
-    the table, which read and painted its visible pages afresh, and filled the detail
-    pane twice. The same papers listed again keep their rows; the paper the triage ended
-    on is selected and shown once."""
+    the table, which read and painted its visible pages afresh, painted it again once
+    scrolled to the paper the triage ended on, and filled the detail pane twice. The
+    same papers listed again keep their rows; the table is at that paper before its
+    first paint; the detail pane is filled once."""
+    window.table.scrollToBottom()
     view = enter_triage(qtbot, window)
     decided(qtbot, window, view, Qt.Key.Key_X)
     ended_on = view.session.paper.id
@@ -531,6 +533,10 @@ def test_leaving_triage_keeps_the_same_listing_and_fills_the_detail_pane_once(
     )
     with qtbot.waitSignal(window.search_applied, timeout=WAIT_MS):
         qtbot.keyClick(view, Qt.Key.Key_Escape)
+        # Before the table's first paint: selected and in view already.
+        assert window.table.selected_ids() == [ended_on]
+        row = window.table.visualRect(window.model.index(window.model.row_of(ended_on), 0))
+        assert window.table.viewport().rect().contains(row)
     assert resets == []
     assert detail_shown == [ended_on]
     assert window.table.selected_ids() == [ended_on]

@@ -45,8 +45,6 @@ class TriagedWindow(Protocol):
     """What the triage mode needs of the main window (gui/window/main_window.py, which makes
     it): what it shows, its actions to turn off, and the way back to the table."""
 
-    pending_select: int | None
-
     @property
     def desk(self) -> Desk | None: ...
     @property
@@ -69,6 +67,7 @@ class TriagedWindow(Protocol):
     def changes_applied(self) -> SignalInstance: ...
     def refresh_panes(self, then: Callable[[Overview], None] | None = None) -> None: ...
     def run_search(self, *_args: object) -> None: ...
+    def select_when_listed(self, paper_id: int) -> None: ...
     def actions(self, /) -> list[QAction]: ...
     def window(self, /) -> QWidget: ...
 
@@ -165,11 +164,11 @@ class TriageMode:
         for action in self._disabled:
             action.setEnabled(True)
         self._disabled = []
-        self.stack.setCurrentIndex(0)
         window = self.window
-        window.refresh_panes()
         if paper is not None:
-            window.pending_select = paper.id
+            window.select_when_listed(paper.id)
+        self.stack.setCurrentIndex(0)
+        window.refresh_panes()
         window.run_search()
         window.table.setFocus()
 
