@@ -177,6 +177,10 @@ def test_sorting_by_every_column(library: Library) -> None:
 
 def test_the_first_sort_by_title_or_first_author_walks_an_index(library: Library) -> None:
     # Issue 25: the first sort of a session sorted every paper (1.1 s at 100,000).
+    # Every paper has an author here: none is looked for without one.
+    for descending in (False, True):
+        whole = library.papers.sort_values("first_author", descending)
+        assert whole == library.papers.sort_values("first_author", descending, range(1, 5))
     library.imports.commit(
         "More",
         [
