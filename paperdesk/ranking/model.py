@@ -4,18 +4,19 @@ Each scorer is a linear SVM over the TF-IDF rows (score = row . weights + bias),
 the first kept paper or query on. Linear keeps scoring 100,000 papers one sparse
 product, and lets `explain` say which words raised or lowered any score.
 
-The order fuses two of them by their ranks (reciprocal rank fusion): ours, tuned by
-simulating triage on the real corpus (LEARNER below), and ASReview's default model
-(ELAS u4: C=0.11, relevant weighted 9.8x, nothing presumed). Tuned alone, ours read
-up to 14% more abstracts than ASReview on a topic it was not tuned on; a paper near
-the top of either order stays near the top of the fused one, so the fusion cannot fall
-far behind the better of the two on any topic (docs/triage.md has the figures).
+The order is ASReview's default model's (ELAS u4: C=0.11, relevant weighted 9.8x,
+nothing presumed), into which ours (tuned by simulating triage on the real corpus,
+LEARNER below) may only bring forward the papers it ranks in its first FUSION_K. Tuned
+alone, ours read up to 14% more abstracts than ASReview on a topic it was not tuned on;
+an equal fusion of the two still lost by up to 9%, mostly in the last few relevant
+papers, where ours was the weaker. Led by ASReview's part, no paper comes more than
+FUSION_K places after where that part ranks it (docs/triage.md has the figures).
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -30,7 +31,8 @@ from paperdesk.ranking.features import FeatureMatrix
 __all__ = ["POSITIVE_RATING", "Scorer", "decision_label", "more_like", "rank", "train"]
 
 #: Reciprocal rank fusion's constant, as Cormack, Clarke and Buettcher (2009) set it:
-#: each order adds 1 / (FUSION_K + rank) to a paper. Not tuned here.
+#: an order adds 1 / (FUSION_K + rank) to a paper. Not tuned here; no new constant
+#: either: ours votes for its first FUSION_K papers only (`promote`).
 FUSION_K = 60
 
 
@@ -46,27 +48,34 @@ class LinearPart:
         return np.asarray(matrix @ self.weights, dtype=np.float64) + self.bias
 
 
-def fuse_ranks(scores: Sequence[np.ndarray], k: int = FUSION_K) -> np.ndarray:
-    """Reciprocal rank fusion: sum over the orders of 1 / (k + rank), rank 1 the best.
+def ranks(scores: np.ndarray) -> np.ndarray:
+    """Each row's rank by `scores`, 1 the highest; equal scores take their ranks in row
+    order (a stable sort), as `rank` breaks ties."""
+    ranked = np.empty(len(scores), dtype=np.float64)
+    ranked[np.argsort(-scores, kind="stable")] = np.arange(1, len(scores) + 1)
+    return ranked
 
-    Ranks, not scores, are summed: the two SVMs' scores are on different scales, and a
-    paper one order puts first keeps at least 1 / (k + 1) however the other ranks it.
-    Equal scores take their ranks in row order (a stable sort), as `rank` breaks ties.
+
+def promote(lead: np.ndarray, promoter: np.ndarray, k: int = FUSION_K) -> np.ndarray:
+    """`lead`'s order, into which `promoter` brings forward the papers it ranks in its
+    first `k`: reciprocal rank fusion, the promoter voting only for its first `k`.
+
+    Ranks, not scores, are summed: the two SVMs' scores are on different scales. A paper
+    is passed only by papers the lead ranks higher and by the promoter's k, so none
+    comes more than k places after its rank in the lead's order; a paper the promoter
+    ranks r-th (r <= k) comes before every paper the lead ranks after r that the
+    promoter does not vote for.
     """
-    fused = np.zeros(len(scores[0]), dtype=np.float64)
-    positions = np.arange(1, len(fused) + 1, dtype=np.float64)
-    for part in scores:
-        ranks = np.empty_like(fused)
-        ranks[np.argsort(-part, kind="stable")] = positions
-        fused += 1.0 / (k + ranks)
-    return fused
+    voted = ranks(promoter)
+    return 1.0 / (k + ranks(lead)) + np.where(voted <= k, 1.0 / (k + voted), 0.0)
 
 
 @dataclass(frozen=True)
 class Scorer:
-    """The fused order of one or more linear parts; higher is more promising."""
+    """One linear part's order, or ASReview's part's with ours promoting (`promote`);
+    higher is more promising."""
 
-    parts: tuple[LinearPart, ...]
+    parts: tuple[LinearPart, ...]  # ours, then ASReview's once both kinds are decided
     # "learnt" once both classes were decided; "kept" / "query" while it starts cold.
     kind: str
 
@@ -75,7 +84,8 @@ class Scorer:
         rows given (so score the rows that compete, all of them at once)."""
         if len(self.parts) == 1:
             return self.parts[0].scores(matrix)
-        return fuse_ranks([part.scores(matrix) for part in self.parts])
+        ours, asreview = self.parts
+        return promote(lead=asreview.scores(matrix), promoter=ours.scores(matrix))
 
     @cached_property
     def explained(self) -> LinearPart:
@@ -196,7 +206,7 @@ def fit_scorer(
     """The app's scorer for the decided `rows` (labels `y`) and a query's row, if any.
 
     Ours always (it starts from one kept paper or a query); ASReview's part joins once
-    both kinds of decision were made, and the two orders are fused. `seed` sets both
+    both kinds of decision were made, and leads the order from then on. `seed` sets both
     SVMs' random state (a simulation's seed; the app uses 0).
     """
     kept = int(np.count_nonzero(y))
