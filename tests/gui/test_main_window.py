@@ -863,3 +863,17 @@ def test_add_by_identifier_looks_up_off_the_gui_thread_and_reports_offline(
     assert message.startswith("10.1162/neco.1997.9.8.1735: cannot reach doi.org")
     assert "You seem to be offline" in message
     assert not window.panes.progress.isVisible()
+
+
+def test_the_sidebar_is_rebuilt_only_when_the_overview_changed(qtbot, window):
+    # Issue 21 item 6: every change (and leaving triage) read the overview again and
+    # rebuilt the sidebar even when nothing in it changed: a layout and a repaint.
+    rebuilt: list[bool] = []
+    window.sidebar.model_.rowsRemoved.connect(lambda *_: rebuilt.append(True))
+    shown: list[object] = []
+    window.refresh_panes(then=shown.append)
+    qtbot.waitUntil(lambda: bool(shown), timeout=WAIT_MS)
+    assert rebuilt == []
+    with changes(qtbot, window):
+        tags.add_tags(window.operations, [window.model.id_at(0)], ["fresh"])
+    assert rebuilt and window.sidebar.index_of(Scope(Kind.TAG, "fresh")) is not None

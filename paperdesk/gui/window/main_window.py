@@ -487,6 +487,10 @@ class MainWindow(QMainWindow):
         )
 
     def _show_overview(self, overview: Overview) -> None:
+        if overview == self.commands.overview:
+            # Read again after every change, mostly the same (leaving triage, a note):
+            # rebuilding the sidebar then cost a layout and a repaint for nothing.
+            return
         scope_before = self.sidebar.scope()
         self.sidebar.populate(overview)
         self.commands.overview = overview
