@@ -45,18 +45,50 @@ def translate_server_errors(engine: Engine, masked: str) -> None:
 
 
 def refusal(error: psycopg.errors.InsufficientPrivilege, masked: str) -> LibraryError:
-    """What the server refused this role, and what an owner grants to allow it."""
-    reason = " ".join(str(error).split())
-    if "row-level security" in reason or "only " in reason or "not rewritten" in reason:
-        hint = "the server lets a member change only their own notes, ratings, decisions, history"
-    elif "must be owner" in reason:
-        hint = "the library's schema needs an upgrade that only its owners may run"
-    else:
+    """What the server refused this role, and why (the first of _REFUSALS that names
+    the cause), or what an owner grants to allow it. The server's own sentence, without
+    the CONTEXT lines naming the function that raised it."""
+    reason = " ".join((error.diag.message_primary or str(error)).split())
+    hint = next((why for fragment, why in _REFUSALS if fragment in reason), None)
+    if hint is None:
         hint = (
             "an owner of the library lets this role in with "
             f"`paperdesk --library {masked} team add-member NAME [--reader|--member|--owner]`"
         )
     return LibraryError(f"the team library {masked} refused: {reason} ({hint})")
+
+
+#: Fragments of the server's refusals (the migrations' triggers and row-level
+#: security), and why each is refused, in a person's words. The first that matches wins.
+_REFUSALS: tuple[tuple[str, str], ...] = (
+    (
+        "is forgotten only once",
+        "a blind screening keeps each member's decisions hidden until they finish it",
+    ),
+    (
+        "carries another member's screening decision",
+        "a member's screening decision is theirs: it follows a merge, never a delete",
+    ),
+    (
+        "that a blind screening hides",
+        "a blind screening hides them from you until you finish it, so they cannot be merged",
+    ),
+    (
+        "holds other members' notes or ratings",
+        "each member's notes and ratings are their own: only an owner removes them",
+    ),
+    ("only an owner", "a screening's blindness is its owners' to set or end"),
+    (
+        "undo, redo or withdraw",
+        "the server lets a member undo or redo only their own actions",
+    ),
+    ("not rewritten", "the server keeps a team library's history as it was written"),
+    (
+        "row-level security",
+        "the server lets a member change only their own notes, ratings and decisions",
+    ),
+    ("must be owner", "the library's schema needs an upgrade that only its owners may run"),
+)
 
 
 #: Fragments of libpq's messages, and the sentence a person reads for each (libpq's

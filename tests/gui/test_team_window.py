@@ -16,8 +16,9 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QInputDialog, QWidget
 
 from paperdesk.core.errors import PasswordNeeded
-from paperdesk.core.scope import Scope
+from paperdesk.core.scope import Kind, Scope
 from paperdesk.core.team_url import TeamAddress
+from paperdesk.core.triage import Decision
 from paperdesk.gui.actions import papers, tags
 from paperdesk.gui.dialogs.preferences import recent_libraries
 from paperdesk.gui.team.connect import TeamConnectDialog
@@ -32,8 +33,10 @@ from paperdesk.services.use_cases import (
     note_drafts,
     notes,
     reading,
+    screenings,
     searching,
     tagging,
+    triage,
 )
 from tests.gui.tcp_proxy import TcpProxy
 from tests.postgres_server import PostgresServer, password_of
@@ -233,6 +236,30 @@ def test_others_changes_show_up_live_keeping_the_selection_and_the_note_being_ty
     with qtbot.waitSignal(window.search_applied, timeout=10_000):
         window.search_bar.set_text("tag:alice-likes")
     assert window.model.ids() == selected
+    assert window.errors.shown == []
+
+
+def test_the_detail_pane_shows_no_note_of_a_paper_another_decided_blind(
+    qtbot, team: Desk, postgres_server: PostgresServer, team_database: str, tmp_path: Path
+) -> None:
+    """bob has not finished the blind screening in which alice decided paper `decided`:
+    her note of it would tell him her judgement; her note of another paper shows."""
+    decided, other = 1, 2
+    tagging.add_tags(team, [decided, other], ["pairs"])
+    started = screenings.start(team, "Pairs", scope=Scope(Kind.TAG, "pairs"), blind=True)
+    triage.decide(team, decided, Decision.KEEP, screening=started)
+    notes.set_note(team, decided, "alice: a keeper")
+    notes.set_note(team, other, "alice: not screened yet")
+    window = team_window(qtbot, bobs_address(postgres_server, team_database), tmp_path)
+    shown = {}
+    for paper_id in (decided, other):
+        window.table.select_ids([paper_id], paper_id)
+        assert window.detail.paper().id == paper_id
+        section = window.detail.single.team
+        shown[paper_id] = section.notes.text() if section.notes.isVisibleTo(window) else ""
+    window.grab().save(str(tmp_path / "blind.png"))
+    assert "alice: a keeper" not in shown[decided]
+    assert "alice: not screened yet" in shown[other]
     assert window.errors.shown == []
 
 
