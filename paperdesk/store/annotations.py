@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from sqlalchemy import delete, insert, select, update
 
-from paperdesk.core.changes import Changes, ids_of
+from paperdesk.core.changes import Changes
 from paperdesk.core.errors import InvalidValueError, NotFoundError
 from paperdesk.core.rules import clean_colour
 from paperdesk.store.database import SubStore, Write
@@ -37,29 +37,29 @@ class AnnotationStore(SubStore):
                         created=now(),
                     )
                 )
-        return Changes("Highlight passage", ids_of([paper_id]))
+        return w.changes
 
     def edit(self, annotation_id: int, colour: str, comment: str) -> Changes:
         """Give a marked passage another colour or comment."""
         colour = _colour(colour)
         with self._db.action("Edit highlight") as w:
-            paper_id = _paper_of(w, annotation_id)
+            _require_annotation(w, annotation_id)
             with w.journal.tracked_ids(annotations_t, "id", [annotation_id]):
                 w.connection.execute(
                     update(annotations_t)
                     .where(annotations_t.c.id == annotation_id)
                     .values(colour=colour, comment=comment.strip())
                 )
-        return Changes("Edit highlight", ids_of([paper_id]))
+        return w.changes
 
     def remove(self, annotation_id: int) -> Changes:
         with self._db.action("Remove highlight") as w:
-            paper_id = _paper_of(w, annotation_id)
+            _require_annotation(w, annotation_id)
             with w.journal.tracked_ids(annotations_t, "id", [annotation_id]):
                 w.connection.execute(
                     delete(annotations_t).where(annotations_t.c.id == annotation_id)
                 )
-        return Changes("Remove highlight", ids_of([paper_id]))
+        return w.changes
 
 
 def _colour(colour: str) -> str:
@@ -69,10 +69,7 @@ def _colour(colour: str) -> str:
     return cleaned
 
 
-def _paper_of(w: Write, annotation_id: int) -> int:
-    paper_id = w.connection.scalar(
-        select(annotations_t.c.paper_id).where(annotations_t.c.id == annotation_id)
-    )
-    if paper_id is None:
+def _require_annotation(w: Write, annotation_id: int) -> None:
+    query = select(annotations_t.c.id).where(annotations_t.c.id == annotation_id)
+    if w.connection.scalar(query) is None:
         raise NotFoundError(f"no highlight with id {annotation_id}")
-    return int(paper_id)

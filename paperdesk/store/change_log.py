@@ -23,19 +23,14 @@ from sqlalchemy import Connection, func, insert, or_, select
 
 from paperdesk.store.database import Database
 from paperdesk.store.journal import Step
-from paperdesk.store.shortlists import shortlist_members
-from paperdesk.store.tables import change_log_t, chunked, member_values_t, papers_t
-from paperdesk.store.tags import papers_with_tags
+from paperdesk.store.journal_changes import papers_touched
+from paperdesk.store.tables import change_log_t, chunked, member_values_t
 
 
 def record(connection: Connection, generation: int, steps: Sequence[Step]) -> None:
     """Log the papers an action's steps touched (Database's ChangeRecorder)."""
     shared = [step for step in steps if step.table != member_values_t.name]
     ids = papers_touched(connection, shared)
-    for first, last in (step.added_ids for step in steps if step.added_ids is not None):
-        ids.update(
-            connection.scalars(select(papers_t.c.id).where(papers_t.c.id.between(first, last)))
-        )
     own = _own_values_touched(steps)
     # Two members' values of one paper changed in one action (an import): everyone's.
     ids.update(paper_id for paper_id, members in own.items() if len(members) > 1)
@@ -99,27 +94,3 @@ class ChangeLog:
             query = query.where(change_log_t.c.generation.not_in(list(skip)))
         with self._db.read() as connection:
             return int(connection.scalar(query) or 0)
-
-
-def papers_touched(connection: Connection, steps: Sequence[Step]) -> set[int]:
-    """Paper ids whose search document depends on the journaled rows."""
-    touched: set[int] = set()
-    tag_ids: set[int] = set()
-    shortlist_ids: set[int] = set()
-    for step in steps:
-        if step.groups is not None and step.groups.key == "paper_id":
-            touched.update(step.groups.ids())
-        for row in [*step.before, *step.after]:
-            if "paper_id" in row:
-                touched.add(row["paper_id"])
-            if step.table == "papers":
-                touched.add(row["id"])
-            if step.table == "tags":
-                tag_ids.add(row["id"])
-            if step.table in ("shortlists", "shortlist_entries"):
-                shortlist_ids.add(row["shortlist_id"] if "shortlist_id" in row else row["id"])
-    if tag_ids:
-        touched.update(papers_with_tags(connection, list(tag_ids)))
-    for shortlist_id in shortlist_ids:
-        touched.update(shortlist_members(connection, shortlist_id))
-    return touched

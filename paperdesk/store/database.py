@@ -1,8 +1,11 @@
 """What every sub-store shares: the engine, and one user action as one transaction.
 
 A user action runs inside `Database.action`, which journals the rows it touches into the
-history table (store/journal.py) so it can be undone, and raises the generation counter
-the search index compares itself with. Sub-stores hold this object, not a copy of it.
+history table (store/journal.py) so it can be undone, raises the generation counter
+the search index compares itself with, and reads from the journal what the action
+changed (store/journal_changes.py): that `Changes` is the action's answer, and is told
+to the `listener` once committed (services/use_cases/_sync.py brings the search index
+and the ranking up to date from it). Sub-stores hold this object, not a copy of it.
 """
 
 from __future__ import annotations
@@ -11,16 +14,20 @@ import getpass
 import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, Engine, Integer, cast, delete, insert, select, text, update
 
+from paperdesk.core.changes import Changes
 from paperdesk.store.journal import Journal, Step
+from paperdesk.store.journal_changes import changes_of
 from paperdesk.store.tables import history_t, meta_t, now
 
 #: Told, inside the action's transaction, which generation it made and what it journaled
 #: (a team library records the papers it touched: store/change_log.py).
 ChangeRecorder = Callable[[Connection, int, Sequence[Step]], None]
+#: Told, after the commit, what a write changed.
+ChangeListener = Callable[[Changes], None]
 
 
 @dataclass
@@ -37,6 +44,8 @@ class Write:
     history_id: int | None = None
     #: The generation the action committed (set as it commits).
     generation: int | None = None
+    #: What the action changed, read from its journal as it commits.
+    changes: Changes = field(default_factory=Changes)
 
 
 class Database:
@@ -56,6 +65,8 @@ class Database:
         #: team library (store/member_values.py); None in the personal library, where
         #: the note and rating are the paper's.
         self.member = self.actor if engine.dialect.name != "sqlite" else None
+        #: Told what each committed write changed (None: nobody follows the library).
+        self.listener: ChangeListener | None = None
 
     def read(self) -> Connection:
         """A connection for reads: `with database.read() as connection: ...`.
@@ -84,16 +95,29 @@ class Database:
             yield connection
 
     @contextmanager
-    def action(self, description: str, *, undoable: bool = True) -> Iterator[Write]:
+    def action(
+        self, description: str, *, undoable: bool = True, announced: bool = True
+    ) -> Iterator[Write]:
         """One user action: a transaction, a journal, a history row, a new generation.
 
         An undoable action that changed nothing leaves no history row. A non-undoable
         one (an import) is recorded all the same, so the history says it happened.
+        `announced` False: the caller brings the index up to date itself (an import
+        indexes its new papers with progress and a cancel button; a restore rebuilds
+        the whole index), so the listener is not told.
         """
         with self.transaction() as connection:
             journal = Journal(connection)
             write = Write(connection, journal, description)
+            written = _rows_written(connection)
             yield write
+            if undoable and not journal.declared and _rows_written(connection) != written:
+                # Undo could not take the rows back, and neither the search index nor
+                # the window would learn of them (they follow the journal): a writer
+                # that forgot its journal blocks fails here, in its own tests.
+                raise RuntimeError(
+                    f"{description!r} wrote rows without journaling them (store/journal.py)"
+                )
             if journal.steps or not undoable:
                 if undoable:
                     # A new action forgets what its member could have redone (as every
@@ -114,6 +138,20 @@ class Database:
                     .returning(history_t.c.id)
                 )
                 write.generation = self.committing(connection, journal.steps)
+            write.changes = changes_of(
+                connection,
+                write.description,
+                journal.steps,
+                history_id=write.history_id,
+                generation=write.generation,
+            )
+        if write.generation is not None and announced:
+            self.announce(write.changes)
+
+    def announce(self, changes: Changes) -> None:
+        """Tell the listener what a committed write changed."""
+        if self.listener is not None:
+            self.listener(changes)
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
@@ -149,6 +187,8 @@ class Database:
         with self.engine.begin() as connection:
             yield connection
             bump_generation(connection)
+        # Nothing searchable changed: the index learns it is current for the generation.
+        self.announce(Changes())
 
     def generation(self) -> int:
         """A counter raised by every committed write; the index stores the one it reflects."""
@@ -180,6 +220,13 @@ def bump_generation(connection: Connection) -> int:
         .returning(meta_t.c.value)
     )
     return int(raised)  # the row exists from migration 0004 on
+
+
+def _rows_written(connection: Connection) -> int | None:
+    """How many rows SQLite's connection has inserted, updated or deleted so far (None
+    on a database server, which does not say)."""
+    driver = connection.connection.driver_connection
+    return driver.total_changes if connection.dialect.name == "sqlite" else None  # type: ignore[union-attr]
 
 
 def _server_user(engine: Engine) -> str:

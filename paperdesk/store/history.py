@@ -7,11 +7,11 @@ from typing import Any
 
 from sqlalchemy import Connection, Row, select, update
 
-from paperdesk.core.changes import Changes, ids_of
+from paperdesk.core.changes import Changes
 from paperdesk.core.models import HistoryEntry, UndoLabels
-from paperdesk.store.change_log import papers_touched
 from paperdesk.store.database import SubStore
 from paperdesk.store.journal import Journal, Step, apply_states, steps_from_json, steps_to_json
+from paperdesk.store.journal_changes import changes_of, papers_touched
 from paperdesk.store.papers import rows_with_links
 from paperdesk.store.tables import history_t, papers_t
 
@@ -55,25 +55,23 @@ class HistoryStore(SubStore):
                 )
             touched_before = papers_touched(connection, steps)
             apply_states(connection, steps, undo=undo)
-            touched_after = papers_touched(connection, steps)
             connection.execute(
                 update(history_t)
                 .where(history_t.c.id == entry.id)
                 .values(undone=undo, undone_by=self._db.actor if undo else None)
             )
-            self._db.committing(connection, steps)
-        tables = {s.table for s in steps}
-        verb = "Undo" if undo else "Redo"
-        return Changes(
-            f"{verb} {entry.action}",
-            ids_of(touched_before | touched_after),
-            papers_added_or_removed=_adds_or_removes_papers(steps),
-            tags=bool(tables & {"tags", "paper_tags"}),
-            shortlists=bool(tables & {"shortlists", "shortlist_entries"}),
-            saved_searches="saved_searches" in tables,
-            highlight_words="highlight_words" in tables,
-            history_id=entry.id,
-        )
+            generation = self._db.committing(connection, steps)
+            verb = "Undo" if undo else "Redo"
+            changes = changes_of(
+                connection,
+                f"{verb} {entry.action}",
+                steps,
+                also=touched_before,
+                history_id=entry.id,
+                generation=generation,
+            )
+        self._db.announce(changes)
+        return changes
 
 
 def _entry(row: Row[Any]) -> HistoryEntry:
@@ -120,14 +118,3 @@ def _with_added_rows(connection: Connection, steps: Sequence[Step]) -> list[Step
         )
         expanded.extend(rows_with_links(journal, ids))
     return expanded
-
-
-def _adds_or_removes_papers(steps: Sequence[Step]) -> bool:
-    """Whether replaying the steps changes which papers exist (not just their fields)."""
-    for step in steps:
-        if step.table == "papers":
-            before = {row["id"] for row in step.before}
-            after = {row["id"] for row in step.after}
-            if before != after:
-                return True
-    return False

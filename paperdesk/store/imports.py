@@ -16,7 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from sqlalchemy import Connection, Table, and_, delete, func, insert, select, update
 
-from paperdesk.core.changes import Changes, ids_of
+from paperdesk.core.changes import Changes
 from paperdesk.core.errors import Cancelled, StalePlanError
 from paperdesk.core.models import (
     PREAMBLE,
@@ -28,11 +28,11 @@ from paperdesk.core.models import (
     UserData,
 )
 from paperdesk.core.text import fingerprint, title_key
-from paperdesk.store.change_log import papers_touched
 from paperdesk.store.database import SubStore, bump_generation
 from paperdesk.store.history import replay_candidate
 from paperdesk.store.import_user_data import write_user_data
 from paperdesk.store.journal import apply_states, steps_from_json
+from paperdesk.store.journal_changes import changes_of, papers_touched
 from paperdesk.store.papers import touch
 from paperdesk.store.tables import (
     authors_t,
@@ -99,12 +99,11 @@ class _InMemory:
 
 @dataclass(frozen=True)
 class ImportCommit:
-    """What an import wrote: its new papers' ids, and its own history row (the one a
-    cancel withdraws; None when it changed nothing)."""
+    """What an import wrote: its new papers' ids, and what it changed (its history row
+    is the one a cancel withdraws; None when it changed nothing)."""
 
     new_ids: list[int]
-    history_id: int | None
-    generation: int | None
+    changes: Changes
 
 
 @dataclass
@@ -238,7 +237,9 @@ class ImportStore(SubStore):
         """
         updates = updates or {}
         papers = new_papers if isinstance(new_papers, PaperChunks) else _InMemory(new_papers)
-        with self._db.action(description) as w:
+        # The service indexes an import's papers itself, with progress and a cancel
+        # button (services/use_cases/importing.py), not as any other action's.
+        with self._db.action(description, announced=False) as w:
             connection = w.connection
             if basis is not None:
                 _check_basis(connection, basis)
@@ -278,7 +279,7 @@ class ImportStore(SubStore):
                 _note_pending_indexing(connection, touched)
             if cancelled is not None and cancelled():
                 raise Cancelled  # leaving the block by an exception rolls the whole file back
-        return ImportCommit(new_ids, w.history_id, w.generation)
+        return ImportCommit(new_ids, w.changes)
 
     def pending_indexing(self) -> PendingIndexing | None:
         """The papers an import left to index, and the generation they belong to."""
@@ -310,13 +311,7 @@ class ImportStore(SubStore):
             )
             steps = steps_from_json(str(payload))
             journaled = [step for step in steps if step.added_ids is None]
-            added = [
-                paper_id
-                for step in steps
-                if step.added_ids is not None
-                for paper_id in range(step.added_ids[0], step.added_ids[1] + 1)
-            ]
-            touched = papers_touched(connection, journaled)
+            touched = papers_touched(connection, steps)  # the new papers among them
             apply_states(connection, journaled, undo=True)
             for step in steps:
                 if step.added_ids is not None:
@@ -324,15 +319,12 @@ class ImportStore(SubStore):
                     # Their state, authors, links and user data go with them (cascades).
                     connection.execute(delete(papers_t).where(papers_t.c.id.between(first, last)))
             connection.execute(delete(history_t).where(history_t.c.id == history_id))
-            bump_generation(connection)
-        return Changes(
-            f"Cancel {entry.action}",
-            ids_of(touched | set(added)),
-            papers_added_or_removed=bool(added),
-            imports=True,
-            tags=any(s.table in ("tags", "paper_tags") for s in journaled),
-            shortlists=any(s.table in ("shortlists", "shortlist_entries") for s in journaled),
-        )
+            generation = bump_generation(connection)
+            changes = changes_of(
+                connection, f"Cancel {entry.action}", steps, also=touched, generation=generation
+            )
+        self._db.announce(changes)
+        return changes
 
 
 def _note_pending_indexing(connection: Connection, paper_ids: Collection[int]) -> None:

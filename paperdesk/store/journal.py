@@ -67,6 +67,9 @@ class Journal:
 
     connection: Connection
     steps: list[Step] = field(default_factory=list)
+    #: Whether the action said which rows it writes (a block ran, whether or not its
+    #: rows then changed): Database.action refuses an action that wrote rows unsaid.
+    declared: bool = False
 
     @contextmanager
     def tracked_ids(
@@ -82,6 +85,7 @@ class Journal:
         papers journals their statuses, not their abstracts. Use it only for blocks
         that update rows in place (no inserts or deletes).
         """
+        self.declared = True
         before = self._rows_by_ids(table, column, ids, only)
         yield
         after = self._rows_by_ids(table, column, ids, only)
@@ -90,6 +94,7 @@ class Journal:
     @contextmanager
     def tracked(self, table: Table, where: ColumnElement[bool]) -> Iterator[None]:
         """Record rows of `table` matching `where`, before and after the block."""
+        self.declared = True
         query = select(*written_columns(table)).where(where)
         before = [dict(r._mapping) for r in self.connection.execute(query)]
         yield
@@ -107,6 +112,7 @@ class Journal:
 
     def record_groups(self, table: Table, groups: Groups) -> None:
         """Journal columns set on many rows, their states grouped by value (store/bulk.py)."""
+        self.declared = True
         if groups.before or groups.after:
             self.steps.append(Step(table.name, [], [], groups=groups))
 
@@ -116,6 +122,7 @@ class Journal:
 
     def added_papers(self, first_id: int, last_id: int) -> None:
         """Papers `first_id`..`last_id` are new: undo deletes them (see Step)."""
+        self.declared = True
         self.steps.append(Step("papers", [], [], added_ids=(first_id, last_id)))
 
     def to_json(self) -> str:

@@ -24,7 +24,7 @@ from sqlalchemy import (
     update,
 )
 
-from paperdesk.core.changes import Changes, ids_of
+from paperdesk.core.changes import Changes
 from paperdesk.core.errors import InvalidValueError
 from paperdesk.store.database import SubStore, Write
 from paperdesk.store.member_values import fold_member_values
@@ -85,7 +85,7 @@ class MergeStore(SubStore):
                 ]
                 if rows:
                     w.connection.execute(insert(not_duplicates_t), rows)
-        return Changes(label, ids_of(ids))
+        return w.changes
 
     def merge(self, merges: Sequence[PaperMerge], description: str) -> Changes:
         """Fold each cluster into its survivor in one action; undo restores every record."""
@@ -96,9 +96,7 @@ class MergeStore(SubStore):
             require_ids(w.connection, ids)
             for merge in merges:
                 _merge_cluster(w, merge)
-        return Changes(
-            description, ids_of(ids), papers_added_or_removed=True, tags=True, shortlists=True
-        )
+        return w.changes
 
 
 def _pairs(connection: Connection, where: ColumnElement[bool]) -> set[tuple[int, int]]:

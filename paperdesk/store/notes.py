@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, delete, insert, select, update
 
-from paperdesk.core.changes import Changes, ids_of
+from paperdesk.core.changes import Changes
 from paperdesk.store.database import SubStore, Write
 from paperdesk.store.member_values import own_note, set_own_note
 from paperdesk.store.papers import require_ids
@@ -27,7 +27,7 @@ class NoteStore(SubStore):
             if based_on is not None:
                 body = both_texts(self._read(w, paper_id), based_on, body)
             self._write(w, paper_id, body)
-        return Changes("Edit note", ids_of([paper_id]))
+        return w.changes
 
     def append(self, paper_id: int, markdown: str) -> Changes:
         """Add a paragraph to the end of the note (a blank line apart from what is there)."""
@@ -35,7 +35,7 @@ class NoteStore(SubStore):
             (paper_id,) = require_ids(w.connection, [paper_id])
             existing = self._read(w, paper_id).rstrip()
             self._write(w, paper_id, f"{existing}\n\n{markdown}" if existing else markdown)
-        return Changes("Append to note", ids_of([paper_id]))
+        return w.changes
 
     def _read(self, w: Write, paper_id: int) -> str:
         if self._db.member is not None:

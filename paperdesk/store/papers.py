@@ -27,7 +27,7 @@ from sqlalchemy import (
 )
 
 from paperdesk.core import fields
-from paperdesk.core.changes import Changes, ids_of
+from paperdesk.core.changes import Changes
 from paperdesk.core.errors import InvalidValueError, NotFoundError
 from paperdesk.core.evidence import Evidence, evidence_of
 from paperdesk.core.fields import Field, FieldType
@@ -358,8 +358,8 @@ class PaperStore(SubStore):
         label = rating_label(rating)
         with self._db.action(label) as w:
             wanted = require_ids(w.connection, ids)
-            changing = set_own_ratings(w, wanted, member, check_rating(rating))
-        return Changes(label, ids_of(changing))
+            set_own_ratings(w, wanted, member, check_rating(rating))
+        return w.changes
 
     def set_title(self, paper_id: int, title: str) -> Changes:
         """Replace a title; a derived title given by hand stops being derived."""
@@ -380,7 +380,7 @@ class PaperStore(SubStore):
                     )
                 )
                 touch(w.connection, [paper_id])
-        return Changes("Edit title", ids_of([paper_id]))
+        return w.changes
 
     def set_field(self, paper_id: int, name: str, value: object) -> Changes:
         """Store one edited field (core.fields.EDITABLE_FIELDS, already parsed): one undo
@@ -402,7 +402,7 @@ class PaperStore(SubStore):
                 else:
                     _set_paper_column(w.connection, paper_id, name, value)
                 touch(w.connection, [paper_id])
-        return Changes(label, ids_of([paper_id]))
+        return w.changes
 
     def set_citation_keys(self, keys: dict[int, str]) -> Changes:
         """Pin citation keys (paper id -> key): one undo step, as any edit."""
@@ -421,7 +421,7 @@ class PaperStore(SubStore):
                     )
                 # Made by the key pattern, not given by a file: a file's key replaces it.
                 insert_missing(w.connection, generated_keys_t, [{"paper_id": i} for i in ids])
-        return Changes(label, ids_of(ids))
+        return w.changes
 
     def key_sources(self) -> Iterator[tuple[int, str | None, PaperRecord]]:
         """(id, stored key, what a generated key is made of) of every paper, in id order:
@@ -457,13 +457,13 @@ class PaperStore(SubStore):
             with tracked_with_links(w.journal, ids):
                 for chunk in chunked(ids):
                     w.connection.execute(delete(papers_t).where(papers_t.c.id.in_(chunk)))
-        return Changes(label, ids_of(ids), papers_added_or_removed=True, tags=True, shortlists=True)
+        return w.changes
 
     def _set_field(self, ids: Sequence[int], column: str, value: object, label: str) -> Changes:
         """One state column set on many papers (Ctrl+A, S on 100,000 of them)."""
         with self._db.action(label) as w:
-            changing = set_state(w, ids, column, value)
-        return Changes(label, ids_of(changing))
+            set_state(w, ids, column, value)
+        return w.changes
 
 
 # --------------------------------------------------------------------- shared helpers

@@ -37,7 +37,7 @@ class SavedSearchStore(SubStore):
                     )
                 else:
                     w.connection.execute(update(saved_t).where(where).values(query=query))
-        return Changes(f"Save search {name}", saved_searches=True)
+        return w.changes
 
     def delete(self, name: str) -> Changes:
         with self._db.action(f"Delete saved search {name}") as w:
@@ -46,7 +46,7 @@ class SavedSearchStore(SubStore):
                 raise NotFoundError(f"no saved search named {name!r}")
             with w.journal.tracked(saved_t, where):
                 w.connection.execute(delete(saved_t).where(where))
-        return Changes(f"Delete saved search {name}", saved_searches=True)
+        return w.changes
 
 
 def list_saved_searches(connection: Connection) -> list[SavedSearch]:

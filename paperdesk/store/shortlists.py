@@ -6,11 +6,12 @@ from collections.abc import Sequence
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
-from paperdesk.core.changes import Changes, ids_of
+from paperdesk.core.changes import Changes
 from paperdesk.core.errors import InvalidValueError, NotFoundError
 from paperdesk.core.models import ShortlistInfo
 from paperdesk.core.rules import SHORTLIST, clean_name
 from paperdesk.store.database import SubStore, Write
+from paperdesk.store.journal_changes import shortlist_members
 from paperdesk.store.papers import require_ids
 from paperdesk.store.tables import chunked, entries_t, insert_missing, now, shortlists_t
 
@@ -35,7 +36,7 @@ class ShortlistStore(SubStore):
             if _shortlist_id_or_none(w.connection, name) is not None:
                 raise InvalidValueError(f"a shortlist named {name!r} already exists")
             append_entries(w, ensure_shortlist(w, name), ids)
-        return Changes(description, ids_of(ids), shortlists=True)
+        return w.changes
 
     def rename(self, old: str, new: str) -> Changes:
         new = clean_name(new, SHORTLIST)
@@ -48,13 +49,11 @@ class ShortlistStore(SubStore):
                 w.connection.execute(
                     update(shortlists_t).where(shortlists_t.c.id == shortlist_id).values(name=new)
                 )
-            paper_ids = shortlist_members(w.connection, shortlist_id)
-        return Changes(f"Rename shortlist {old} to {new}", ids_of(paper_ids), shortlists=True)
+        return w.changes
 
     def delete(self, name: str) -> Changes:
         with self._db.action(f"Delete shortlist {name}") as w:
             shortlist_id = _shortlist_id(w.connection, name)
-            paper_ids = shortlist_members(w.connection, shortlist_id)
             with (
                 w.journal.tracked_ids(shortlists_t, "id", [shortlist_id]),
                 w.journal.tracked_ids(entries_t, "shortlist_id", [shortlist_id]),
@@ -63,7 +62,7 @@ class ShortlistStore(SubStore):
                     delete(entries_t).where(entries_t.c.shortlist_id == shortlist_id)
                 )
                 w.connection.execute(delete(shortlists_t).where(shortlists_t.c.id == shortlist_id))
-        return Changes(f"Delete shortlist {name}", ids_of(paper_ids), shortlists=True)
+        return w.changes
 
     def add(self, name: str, ids: Sequence[int], create_missing: bool = False) -> Changes:
         """Add papers at the end, in this order (papers already in it keep their place).
@@ -80,7 +79,7 @@ class ShortlistStore(SubStore):
             elif shortlist_id is None:
                 raise NotFoundError(f"no shortlist named {name!r}")
             append_entries(w, shortlist_id, ids)
-        return Changes(w.description, ids_of(ids), shortlists=True)
+        return w.changes
 
     def remove(self, name: str, ids: Sequence[int]) -> Changes:
         with self._db.action(f"Remove from {name}") as w:
@@ -93,7 +92,7 @@ class ShortlistStore(SubStore):
                             entries_t.c.paper_id.in_(chunk),
                         )
                     )
-        return Changes(f"Remove from {name}", ids_of(ids), shortlists=True)
+        return w.changes
 
     def reorder(self, name: str, ordered_ids: Sequence[int]) -> Changes:
         """Put the given members first, in this order; members not named keep theirs after."""
@@ -116,7 +115,7 @@ class ShortlistStore(SubStore):
                         )
                         .values(position=float(position))
                     )
-        return Changes(f"Reorder {name}", shortlists=True)
+        return w.changes
 
 
 def _created(name: str, count: int) -> str:
@@ -138,15 +137,6 @@ def list_shortlists(connection: Connection) -> list[ShortlistInfo]:
         .order_by(func.lower(shortlists_t.c.name))
     )
     return [ShortlistInfo(r[0], r[1], r[2], r[3]) for r in connection.execute(query)]
-
-
-def shortlist_members(connection: Connection, shortlist_id: int) -> list[int]:
-    query = (
-        select(entries_t.c.paper_id)
-        .where(entries_t.c.shortlist_id == shortlist_id)
-        .order_by(entries_t.c.position, entries_t.c.paper_id)
-    )
-    return list(connection.scalars(query))
 
 
 def append_entries(w: Write, shortlist_id: int, ids: Sequence[int]) -> None:

@@ -106,7 +106,8 @@ class BackupStore(SubStore):
         LibraryNotEmptyError when the library holds data; InvalidValueError when the
         state breaks a database rule. Either way nothing is written.
         """
-        with self._db.action(description, undoable=False) as w:
+        # Not announced: the restore's service rebuilds the whole index after it.
+        with self._db.action(description, undoable=False, announced=False) as w:
             held = occupied_tables(w.connection)
             if held:
                 raise LibraryNotEmptyError(held)

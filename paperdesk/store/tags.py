@@ -6,11 +6,12 @@ from collections.abc import Sequence
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
-from paperdesk.core.changes import Changes, ids_of
+from paperdesk.core.changes import Changes
 from paperdesk.core.errors import InvalidValueError, NotFoundError
 from paperdesk.core.models import TagInfo
 from paperdesk.core.rules import TAG, clean_colour, clean_name, clean_names
 from paperdesk.store.database import SubStore, Write
+from paperdesk.store.journal_changes import papers_with_tags
 from paperdesk.store.papers import require_ids
 from paperdesk.store.tables import chunked, insert_missing, paper_tags_t, tags_t
 
@@ -56,7 +57,7 @@ class TagStore(SubStore):
                     for tag_id in added:
                         rows = [{"paper_id": p, "tag_id": tag_id} for p in chunk]
                         insert_missing(w.connection, paper_tags_t, rows)
-        return Changes(description, ids_of(ids), tags=True)
+        return w.changes
 
     def create(self, name: str, colour: str | None = None) -> Changes:
         name = clean_name(name, TAG)
@@ -66,7 +67,7 @@ class TagStore(SubStore):
                 raise InvalidValueError(f"a tag named {name!r} already exists")
             with w.journal.tracked(tags_t, tags_t.c.name == name):
                 w.connection.execute(insert(tags_t).values(name=name, colour=colour))
-        return Changes(f"Create tag {name}", tags=True)
+        return w.changes
 
     def rename(self, old: str, new: str) -> Changes:
         new = clean_name(new, TAG)
@@ -83,8 +84,7 @@ class TagStore(SubStore):
                     w.connection.execute(
                         update(tags_t).where(tags_t.c.id == family_id).values(name=renamed)
                     )
-            paper_ids = papers_with_tags(w.connection, [t for t, _ in affected])
-        return Changes(f"Rename tag {old} to {new}", ids_of(paper_ids), tags=True)
+        return w.changes
 
     def merge(self, sources: Sequence[str], target: str) -> Changes:
         target = clean_name(target, TAG)
@@ -110,19 +110,18 @@ class TagStore(SubStore):
                     delete(paper_tags_t).where(paper_tags_t.c.tag_id.in_(source_ids))
                 )
                 w.connection.execute(delete(tags_t).where(tags_t.c.id.in_(source_ids)))
-        return Changes(description, ids_of(paper_ids), tags=True)
+        return w.changes
 
     def delete(self, name: str) -> Changes:
         with self._db.action(f"Delete tag {name}") as w:
             tag_id = _tag_id(w.connection, name)
-            paper_ids = papers_with_tags(w.connection, [tag_id])
             with (
                 w.journal.tracked_ids(tags_t, "id", [tag_id]),
                 w.journal.tracked(paper_tags_t, paper_tags_t.c.tag_id == tag_id),
             ):
                 w.connection.execute(delete(paper_tags_t).where(paper_tags_t.c.tag_id == tag_id))
                 w.connection.execute(delete(tags_t).where(tags_t.c.id == tag_id))
-        return Changes(f"Delete tag {name}", ids_of(paper_ids), tags=True)
+        return w.changes
 
     def set_colour(self, name: str, colour: str | None) -> Changes:
         colour = clean_colour(colour)
@@ -132,7 +131,7 @@ class TagStore(SubStore):
                 w.connection.execute(
                     update(tags_t).where(tags_t.c.id == tag_id).values(colour=colour)
                 )
-        return Changes(f"Recolour tag {name}", tags=True)
+        return w.changes
 
 
 def list_tags(connection: Connection) -> list[TagInfo]:
@@ -143,13 +142,6 @@ def list_tags(connection: Connection) -> list[TagInfo]:
         .order_by(func.lower(tags_t.c.name))
     )
     return [TagInfo(r[0], r[1], r[2], r[3]) for r in connection.execute(query)]
-
-
-def papers_with_tags(connection: Connection, tag_ids: Sequence[int]) -> list[int]:
-    query = (
-        select(paper_tags_t.c.paper_id).where(paper_tags_t.c.tag_id.in_(list(tag_ids))).distinct()
-    )
-    return list(connection.scalars(query))
 
 
 def _tag_id_or_none(connection: Connection, name: str) -> int | None:

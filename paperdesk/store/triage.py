@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import delete, insert, or_, select, true
 
-from paperdesk.core.changes import Changes, ids_of
+from paperdesk.core.changes import Changes
 from paperdesk.core.models import PaperRecord, Status
 from paperdesk.core.triage import LABELS, STATUS_OF, Decision, LoggedDecision
 from paperdesk.store.database import SubStore
@@ -105,7 +105,7 @@ class TriageStore(SubStore):
                         if i in wanted
                     ]
                     w.connection.execute(insert(decisions_t), rows)
-        return Changes(label, ids_of(ids), shortlists=bool(shortlist and kept and not blind))
+        return w.changes
 
     def log(self) -> list[LoggedDecision]:
         """Every decision, oldest first."""
@@ -242,4 +242,4 @@ class TriageStore(SubStore):
                     w.connection.execute(
                         insert(highlight_words_t), [{"word": word} for word in cleaned]
                     )
-        return Changes("Set highlight words", highlight_words=True)
+        return w.changes

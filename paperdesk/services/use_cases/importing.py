@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from paperdesk.core.changes import Changes, ids_of
+from paperdesk.core.changes import Changes
 from paperdesk.core.errors import Cancelled, PaperdeskError, StalePlanError
 from paperdesk.formats.registry import printable_path
 from paperdesk.services.runtime import team_index
@@ -264,17 +264,7 @@ def commit(
     ]
     if report.previously_imported:
         report.missing = len(plan.previous_ids - {*plan.present_ids, *new_ids})
-    # Papers already there that the file gave tags, a note or shortlists are searched
-    # by them: re-indexed as the ones it merged into.
-    updated = [i for i in {**plan.updates, **plan.user} if i > 0]
-    changes = Changes(
-        description,
-        ids_of([*new_ids, *updated]),
-        papers_added_or_removed=bool(new_ids),
-        imports=True,
-        history_id=committed.history_id,
-        generation=committed.generation,
-    )
+    changes = committed.changes
     # The index is behind on purpose until index_import: searches say so meanwhile, and
     # the next action does not take it for stale and rebuild it whole.
     desk._follower.importing(changes, index_was_current)
