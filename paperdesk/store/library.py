@@ -33,7 +33,7 @@ from sqlalchemy.exc import OperationalError
 from paperdesk.core.team_url import mask
 from paperdesk.store import change_log, team_roles
 from paperdesk.store.annotations import AnnotationStore
-from paperdesk.store.database import Database
+from paperdesk.store.database import ChangeListener, Database
 from paperdesk.store.db import make_engine, make_read_only_engine
 from paperdesk.store.faults import translate_errors
 from paperdesk.store.history import HistoryStore
@@ -83,6 +83,12 @@ class Library:
         self.triage = TriageStore(self._db)
         self.screenings = ScreeningStore(self._db)
         self.settings = SettingsStore(self._db)
+
+    def listen(self, listener: ChangeListener | None) -> ChangeListener | None:
+        """Tell `listener`, from now on, what each committed write changed (read from
+        its journal); returns the listener it replaces."""
+        replaced, self._db.listener = self._db.listener, listener
+        return replaced
 
     @classmethod
     def open(

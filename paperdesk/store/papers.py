@@ -407,7 +407,10 @@ class PaperStore(SubStore):
     def set_citation_keys(self, keys: dict[int, str]) -> Changes:
         """Pin citation keys (paper id -> key): one undo step, as any edit."""
         label = f"Pin {len(keys)} citation key{'s' if len(keys) != 1 else ''}"
-        with self._db.action(label) as w:
+        # Not announced: keys are not searched, and an export pins thousands at once;
+        # the service marks the index current for the new generation instead
+        # (services/use_cases/exporting.py pin_keys).
+        with self._db.action(label, announced=False) as w:
             ids = require_ids(w.connection, list(keys))
             with (
                 w.journal.tracked_ids(papers_t, "id", ids),

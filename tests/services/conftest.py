@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from paperdesk.core.team_url import TeamAddress
 from paperdesk.services.runtime.desk import Desk
 from paperdesk.services.use_cases import importing
+from paperdesk.store.library import Library
 from tests.postgres_server import PostgresServer
 
 SEEDS = sorted((Path(__file__).resolve().parents[2] / "seeds").glob("*.txt"))
@@ -79,3 +81,14 @@ def paper_with(desk: Desk, phrase: str) -> int:
             if paper.abstract.startswith(phrase):
                 return paper.id
     raise AssertionError(f"no seed abstract starts with {phrase!r}")
+
+
+@contextmanager
+def another_program(desk: Desk) -> Iterator[Library]:
+    """The desk's library as another program opens it: its writes reach the database
+    and nothing of this program's (its index, its kept orders)."""
+    library = Library.open(f"sqlite:///{desk.db_path}", desk.db_path)
+    try:
+        yield library
+    finally:
+        library.close()

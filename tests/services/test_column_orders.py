@@ -10,6 +10,7 @@ from paperdesk.core import fields
 from paperdesk.core.models import Status
 from paperdesk.services.runtime.desk import Desk
 from paperdesk.services.use_cases import column_orders, editing, history, searching, tagging
+from tests.services.conftest import another_program
 
 KEYS = [key for key in searching.SORT_KEYS if key not in (fields.RELEVANCE, fields.PROMISE)]
 
@@ -74,8 +75,8 @@ def test_a_change_not_noted_drops_the_orders(desk: Desk, monkeypatch: pytest.Mon
     paper: the orders are read again, and are right."""
     ids = desk._library.papers.sorted_ids("added")
     before = _kept_orders(desk)
-    with desk.writing():
-        desk._library.papers.set_rating(ids[:2], 3)  # no note: not through a service
+    with desk.writing(), another_program(desk) as other:
+        other.papers.set_rating(ids[:2], 3)
     expected = _database_orders(desk)
     reads = _counting_full_reads(desk, monkeypatch)
     assert _kept_orders(desk) == expected != before

@@ -21,7 +21,7 @@ from paperdesk.services.use_cases import (
     stats,
     tagging,
 )
-from tests.services.conftest import paper_with
+from tests.services.conftest import another_program, paper_with
 
 
 def found(desk: Desk, query: str) -> list[int]:
@@ -154,7 +154,8 @@ def test_index_is_rebuilt_after_its_folder_is_deleted(desk: Desk) -> None:
 
 
 def test_a_write_the_index_missed_is_caught_up_on_open(desk: Desk) -> None:
-    desk._library.tags.add([6], ["sneaky"])  # bypasses the services: index is now stale
+    with another_program(desk) as other:
+        other.tags.add([6], ["sneaky"])  # this program's index is now stale
     assert maintenance.check(desk)
     folder = desk.folder
     desk.close()

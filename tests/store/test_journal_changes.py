@@ -13,13 +13,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from sqlalchemy import update
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.models import PaperRecord, Status
+from paperdesk.core.screening import Screening
 from paperdesk.core.triage import Decision
 from paperdesk.store.imports import BatchRecord
 from paperdesk.store.library import Library
 from paperdesk.store.merges import PaperMerge
+from paperdesk.store.tables import papers_t
 
 
 @pytest.fixture
@@ -142,3 +145,22 @@ def test_an_action_that_changes_nothing_names_nothing(library: Library) -> None:
     changes = library.tags.add([1, 2], ["rnn"])
     assert changes.is_empty and changes.history_id is None
     assert changes.description == "Add tag rnn"
+
+
+def test_a_write_left_out_of_the_journal_fails_and_is_rolled_back(library: Library) -> None:
+    """A writer that forgot its journal block would be missed by undo, the index and the
+    window alike: its action fails in its first test."""
+    with pytest.raises(RuntimeError, match="without journaling"):
+        with library._db.action("Retitle quietly") as w:
+            w.connection.execute(update(papers_t).where(papers_t.c.id == 1).values(title="Q"))
+    assert library.papers.get(1).title == "Paper 1"
+
+
+def test_the_listener_is_told_each_committed_write_once(library: Library) -> None:
+    told: list[Changes] = []
+    library.listen(told.append)
+    rated = library.papers.set_rating([1], 5)
+    library.papers.set_rating([1], 5)  # changes nothing, commits nothing
+    undone = library.history.undo()
+    library.screenings.save(Screening("First pass"))  # bookkeeping: nothing searched
+    assert told == [rated, undone, Changes()]

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperdesk.config import BACKUP_DIR, DB_FILE, INDEX_DIR, UNFINISHED_DIR, team_state_dir
+from paperdesk.core.changes import Changes
 from paperdesk.core.errors import (
     LibraryError,
     ReadOnlyLibraryError,
@@ -80,6 +81,8 @@ class Desk:
         self._index_failed = False
         # How far the search index is behind the database, and bringing it up.
         self._follower = IndexFollower(library, index)
+        # A service marked @mutation follows its writes (services/use_cases/_sync.py).
+        library.listen(_written_outside_a_mutation)
 
     @property
     def location(self) -> str:
@@ -373,4 +376,13 @@ def _held_a_library(folder: Path) -> bool:
         (index.is_dir() and any(index.iterdir()))
         or bool(backups_in(folder / BACKUP_DIR))
         or Path(f"{folder / DB_FILE}-wal").exists()
+    )
+
+
+def _written_outside_a_mutation(changes: Changes) -> None:
+    """A write outside the lock could interleave with another program's, and nothing
+    would bring the index up to date with it."""
+    raise RuntimeError(
+        f"{changes.description or 'a write'}: a service that changes the library must be "
+        "marked @mutation"
     )

@@ -1,5 +1,5 @@
 """What every mutating service shares: the write lock, and bringing the index (and the
-ranking, once a triage started it) up to date."""
+ranking, once a triage started it) up to date after each write it commits."""
 
 from __future__ import annotations
 
@@ -21,27 +21,35 @@ R = TypeVar("R")
 
 
 def mutation(action: Callable[Concatenate[Desk, P], R]) -> Callable[Concatenate[Desk, P], R]:
-    """A service that changes the library: it runs holding the library's write lock.
+    """A service that changes the library: it runs holding the library's write lock, and
+    every write it commits brings the index and the ranking up to date (`following`).
 
-    The lock covers the action's reads, its commit and its index update, so another
+    The lock covers the action's reads, its commits and its index updates, so another
     program's action comes wholly before or after it (services/runtime/write_lock.py).
     """
 
     @functools.wraps(action)
     def locked(desk: Desk, *args: P.args, **kwargs: P.kwargs) -> R:
-        with desk.writing():
+        with desk.writing(), following(desk):
             return action(desk, *args, **kwargs)
 
     return locked
 
 
-def synced(desk: Desk, changes: Changes, index_later: bool = False) -> Changes:
-    """Bring the index up to date with what `changes` names, in the same service call as
-    the database write (a bulk change, or one made with `index_later`: in the
-    background, through Desk.catch_up_deferred: services/runtime/index_follower.py)."""
-    if desk.lock.depth == 0:
-        # A change made outside the lock could interleave with another program's.
-        raise RuntimeError("a service that changes the library must be marked @mutation")
+@contextmanager
+def following(desk: Desk, *, index_later: bool = False) -> Iterator[None]:
+    """Within the block, what each committed write changed (its `Changes`, read from its
+    journal by the store) brings the index up to date, in the same service call as the
+    write; a bulk change, or any with `index_later`, in the background (through
+    Desk.catch_up_deferred: services/runtime/index_follower.py)."""
+    replaced = desk._library.listen(functools.partial(_follow, desk, index_later=index_later))
+    try:
+        yield
+    finally:
+        desk._library.listen(replaced)
+
+
+def _follow(desk: Desk, changes: Changes, index_later: bool) -> None:
     promise = desk.promise_if_started()
     if promise is not None:
         promise.note_changes(changes)  # the ranking learns from bulk changes too
@@ -50,7 +58,6 @@ def synced(desk: Desk, changes: Changes, index_later: bool = False) -> Changes:
         column_orders.of(desk._library).note(desk._library.generation(), changes.paper_ids)
     with index_may_lag():
         desk._follower.follow(changes, later=index_later)
-    return changes
 
 
 @contextmanager

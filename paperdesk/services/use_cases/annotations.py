@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from paperdesk.core.changes import Changes
 from paperdesk.services.runtime.desk import Desk
-from paperdesk.services.use_cases._sync import mutation, synced
+from paperdesk.services.use_cases._sync import mutation
 
 
 @mutation
@@ -16,16 +16,14 @@ def highlight(
     desk: Desk, paper_id: int, start: int, stop: int, quote: str, colour: str, comment: str = ""
 ) -> Changes:
     """Mark characters `start`..`stop` (`quote`) of the paper's shown abstract."""
-    return synced(
-        desk, desk._library.annotations.add(paper_id, start, stop, quote, colour, comment)
-    )
+    return desk._library.annotations.add(paper_id, start, stop, quote, colour, comment)
 
 
 @mutation
 def edit(desk: Desk, annotation_id: int, colour: str, comment: str) -> Changes:
-    return synced(desk, desk._library.annotations.edit(annotation_id, colour, comment))
+    return desk._library.annotations.edit(annotation_id, colour, comment)
 
 
 @mutation
 def remove(desk: Desk, annotation_id: int) -> Changes:
-    return synced(desk, desk._library.annotations.remove(annotation_id))
+    return desk._library.annotations.remove(annotation_id)

@@ -31,7 +31,7 @@ from paperdesk.core.screening import Screening
 from paperdesk.core.triage import Decision, LoggedDecision, TriageStats
 from paperdesk.services.runtime.desk import Desk
 from paperdesk.services.use_cases import screenings
-from paperdesk.services.use_cases._sync import mutation, synced
+from paperdesk.services.use_cases._sync import mutation
 
 Votes = dict[str, dict[int, LoggedDecision]]
 
@@ -50,7 +50,7 @@ def finish(desk: Desk, screening: Screening) -> Changes:
             f"{pending:,} papers of {screening.name!r} still wait for your decision"
         )
     desk._library.screenings.finish(screening.id)
-    return synced(desk, Changes(f"Finish screening {screening.name}"))
+    return Changes(f"Finish screening {screening.name}")
 
 
 def figures(desk: Desk, screening: Screening) -> PairFigures | None:
@@ -125,10 +125,9 @@ def resolve(
         )
     if not any(paper_id in decided for decided in _final_votes(desk, screening).values()):
         raise InvalidValueError(f"no member decided paper {paper_id} in {screening.name!r}")
-    changes = desk._library.triage.decide(
+    return desk._library.triage.decide(
         paper_id, decision, screening.shortlist, screening.id, reason, resolves=True
     )
-    return synced(desk, changes)
 
 
 @mutation
@@ -152,10 +151,9 @@ def settle_agreed(desk: Desk, screening: Screening) -> Changes:
     if not settled:
         return Changes("Settle agreed papers")
     label = f"Settle {len(settled):,} agreed papers of {screening.name}"
-    changes = desk._library.triage.decide_many(
+    return desk._library.triage.decide_many(
         label, settled, screening.shortlist, screening.id, resolves=True
     )
-    return synced(desk, changes)
 
 
 def _needs_team(desk: Desk) -> None:

@@ -40,7 +40,7 @@ from paperdesk.core.errors import InvalidValueError
 from paperdesk.core.evidence import Evidence, contradictions
 from paperdesk.core.models import Identifiers, Paper, PaperRecord, Status
 from paperdesk.services.runtime.desk import Desk
-from paperdesk.services.use_cases._sync import mutation, synced
+from paperdesk.services.use_cases._sync import mutation
 from paperdesk.services.use_cases.matching import IDENTIFIER_KINDS, KEY_KINDS, KEY_REASONS
 from paperdesk.services.use_cases.merging import merge_updates
 from paperdesk.services.use_cases.near_duplicates import (
@@ -108,7 +108,7 @@ def merge(desk: Desk, ids: Sequence[int], keep: int | None = None) -> Changes:
         raise InvalidValueError(f"paper {keep} is not among the papers to merge")
     plan = _merge_plan(desk, wanted, keep)
     description = f"Merge {', '.join(str(i) for i in plan.others)} into {plan.survivor}"
-    return synced(desk, desk._library.merges.merge([plan], description))
+    return desk._library.merges.merge([plan], description)
 
 
 @mutation
@@ -121,13 +121,13 @@ def merge_all(desk: Desk, min_confidence: float = AUTO_MERGE_CONFIDENCE) -> Chan
     merged = sum(len(plan.others) for plan in plans)
     description = f"Merge {len(plans)} duplicate group{'s' if len(plans) != 1 else ''}"
     description += f" ({merged} paper{'s' if merged != 1 else ''} folded in)"
-    return synced(desk, desk._library.merges.merge(plans, description))
+    return desk._library.merges.merge(plans, description)
 
 
 @mutation
 def mark_not_duplicates(desk: Desk, ids: Sequence[int]) -> Changes:
     """Remember that these papers are different; they are never offered together again."""
-    return synced(desk, desk._library.merges.mark_not_duplicates(ids))
+    return desk._library.merges.mark_not_duplicates(ids)
 
 
 # ---------------------------------------------------------------------- finding

@@ -178,7 +178,8 @@ def pin_keys(desk: Desk, scope: Scope, pattern: str = DEFAULT_PATTERN) -> Change
     if not new:
         return Changes()
     changes = desk._library.papers.set_citation_keys(new)
-    # Keys are not searchable: the index needs no new documents, only the new generation.
+    # Keys are not searched: the index needs no new documents, only the new generation
+    # (the store does not announce this write: store/papers.py set_citation_keys).
     desk._index.mark_current(desk._library.generation())
     return changes
 

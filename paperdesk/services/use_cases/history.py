@@ -5,19 +5,17 @@ from __future__ import annotations
 from paperdesk.core.changes import Changes
 from paperdesk.core.models import HistoryEntry, UndoLabels
 from paperdesk.services.runtime.desk import Desk
-from paperdesk.services.use_cases._sync import mutation, synced
+from paperdesk.services.use_cases._sync import mutation
 
 
 @mutation
 def undo(desk: Desk) -> Changes | None:
-    changes = desk._library.history.undo()
-    return synced(desk, changes) if changes is not None else None
+    return desk._library.history.undo()
 
 
 @mutation
 def redo(desk: Desk) -> Changes | None:
-    changes = desk._library.history.redo()
-    return synced(desk, changes) if changes is not None else None
+    return desk._library.history.redo()
 
 
 def labels(desk: Desk) -> UndoLabels:

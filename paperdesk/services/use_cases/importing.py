@@ -21,7 +21,7 @@ from paperdesk.formats.registry import printable_path
 from paperdesk.services.runtime import team_index
 from paperdesk.services.runtime.desk import Desk
 from paperdesk.services.use_cases import backup, database_backups, plan_process
-from paperdesk.services.use_cases._sync import index_may_lag, mutation, synced
+from paperdesk.services.use_cases._sync import index_may_lag, mutation
 from paperdesk.services.use_cases.import_plan import FilePlan, Progress, plan_file
 from paperdesk.services.use_cases.import_report import EntryMatch, FileReport, ImportReport
 from paperdesk.store.imports import BatchRecord
@@ -306,8 +306,7 @@ def withdraw(desk: Desk, changes: Changes) -> Changes | None:
     import leaves no history: the library is as it was before it."""
     if changes.history_id is None:
         return None
-    withdrawn = desk._library.imports.withdraw(changes.history_id)
-    return synced(desk, withdrawn) if withdrawn is not None else None
+    return desk._library.imports.withdraw(changes.history_id)
 
 
 def _restore(

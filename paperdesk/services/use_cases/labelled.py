@@ -24,7 +24,7 @@ from paperdesk.formats.atomic import atomic_open
 from paperdesk.formats.registry import read_file
 from paperdesk.services.runtime.desk import Desk
 from paperdesk.services.use_cases import importing, screenings, triage
-from paperdesk.services.use_cases._sync import mutation, synced
+from paperdesk.services.use_cases._sync import mutation
 from paperdesk.services.use_cases.matching import record_keys
 
 LABEL = "label_included"
@@ -107,7 +107,7 @@ def read_into(desk: Desk, screening: Screening, path: Path) -> tuple[int, Change
         screening.id,
         blind=screening.blind,
     )
-    return len(decisions), synced(desk, changes).merged_with(report.changes)
+    return len(decisions), changes.merged_with(report.changes)
 
 
 def import_into(desk: Desk, name: str, path: Path) -> tuple[Screening, int, Changes]:

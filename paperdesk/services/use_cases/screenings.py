@@ -18,7 +18,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from paperdesk.core.changes import Changes
 from paperdesk.core.errors import InvalidValueError, NotFoundError
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.core.screening import (
@@ -31,7 +30,7 @@ from paperdesk.core.triage import Decision, LoggedDecision, TriageStats
 from paperdesk.formats.atomic import atomic_open
 from paperdesk.services.runtime.desk import Desk
 from paperdesk.services.use_cases import searching, triage
-from paperdesk.services.use_cases._sync import mutation, synced
+from paperdesk.services.use_cases._sync import mutation
 
 #: What a discard without a reason is counted as in the PRISMA counts.
 NO_REASON = "no reason given"
@@ -80,8 +79,6 @@ def start(
         desk._library.screenings.touch(found.id)
     else:
         screening = desk._library.screenings.save(screening)
-    # Nothing searchable changed: the index is marked current for the new generation.
-    synced(desk, Changes(f"Screening {screening.name}"))
     return screening
 
 
@@ -186,7 +183,6 @@ def summaries(desk: Desk) -> list[ScreeningSummary]:
 @mutation
 def delete(desk: Desk, name: str) -> None:
     desk._library.screenings.delete(name)
-    synced(desk, Changes(f"Forget screening {name}"))
 
 
 def still_pending(desk: Desk, screening: Screening, ids: Sequence[int]) -> set[int]:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from paperdesk.core.changes import Changes
 from paperdesk.core.models import TagInfo
 from paperdesk.services.runtime.desk import Desk
-from paperdesk.services.use_cases._sync import mutation, synced
+from paperdesk.services.use_cases._sync import mutation
 
 
 def list_tags(desk: Desk) -> list[TagInfo]:
@@ -17,12 +17,12 @@ def list_tags(desk: Desk) -> list[TagInfo]:
 
 @mutation
 def add_tags(desk: Desk, ids: Sequence[int], names: Sequence[str]) -> Changes:
-    return synced(desk, desk._library.tags.add(ids, names))
+    return desk._library.tags.add(ids, names)
 
 
 @mutation
 def remove_tags(desk: Desk, ids: Sequence[int], names: Sequence[str]) -> Changes:
-    return synced(desk, desk._library.tags.remove(ids, names))
+    return desk._library.tags.remove(ids, names)
 
 
 @mutation
@@ -30,7 +30,7 @@ def change_tags(
     desk: Desk, ids: Sequence[int], add: Sequence[str] = (), remove: Sequence[str] = ()
 ) -> Changes:
     """Add some tags and remove others in one action (one undo step)."""
-    return synced(desk, desk._library.tags.change(ids, add, remove))
+    return desk._library.tags.change(ids, add, remove)
 
 
 @mutation
@@ -45,24 +45,24 @@ def toggle_tag(desk: Desk, ids: Sequence[int], name: str) -> Changes:
 
 @mutation
 def create_tag(desk: Desk, name: str, colour: str | None = None) -> Changes:
-    return synced(desk, desk._library.tags.create(name, colour))
+    return desk._library.tags.create(name, colour)
 
 
 @mutation
 def rename_tag(desk: Desk, old: str, new: str) -> Changes:
-    return synced(desk, desk._library.tags.rename(old, new))
+    return desk._library.tags.rename(old, new)
 
 
 @mutation
 def merge_tags(desk: Desk, sources: Sequence[str], target: str) -> Changes:
-    return synced(desk, desk._library.tags.merge(sources, target))
+    return desk._library.tags.merge(sources, target)
 
 
 @mutation
 def delete_tag(desk: Desk, name: str) -> Changes:
-    return synced(desk, desk._library.tags.delete(name))
+    return desk._library.tags.delete(name)
 
 
 @mutation
 def set_tag_colour(desk: Desk, name: str, colour: str | None) -> Changes:
-    return synced(desk, desk._library.tags.set_colour(name, colour))
+    return desk._library.tags.set_colour(name, colour)

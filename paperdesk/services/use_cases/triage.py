@@ -25,7 +25,7 @@ from paperdesk.core.triage import (
 )
 from paperdesk.ranking.decisions import POSITIVE_RATING
 from paperdesk.services.runtime.desk import Desk
-from paperdesk.services.use_cases._sync import mutation, synced
+from paperdesk.services.use_cases._sync import following, mutation
 
 
 @mutation
@@ -47,10 +47,10 @@ def decide(
     """
     screening_id = screening.id if screening is not None else None
     blind = screening is not None and screening.blind
-    changes = desk._library.triage.decide(
-        paper_id, decision, shortlist, screening_id, reason, blind=blind
-    )
-    return synced(desk, changes, index_later=index_later)
+    with following(desk, index_later=index_later):
+        return desk._library.triage.decide(
+            paper_id, decision, shortlist, screening_id, reason, blind=blind
+        )
 
 
 def stats(
@@ -104,4 +104,4 @@ def highlight_words(desk: Desk) -> list[str]:
 
 @mutation
 def set_highlight_words(desk: Desk, words: Sequence[str]) -> Changes:
-    return synced(desk, desk._library.triage.set_highlight_words(words))
+    return desk._library.triage.set_highlight_words(words)
