@@ -37,7 +37,7 @@ from paperdesk.services.use_cases import (
     tagging,
 )
 from paperdesk.services.use_cases import triage as triage_service
-from tests.services.conftest import SEEDS, paper_with
+from tests.services.conftest import SEEDS, another_program, paper_with
 
 # Not the user's data: the undo journal of the old library, counters, Alembic's stamp,
 # a team library's change log.
@@ -364,23 +364,23 @@ def empty_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def apply_session(desk: Desk, session: dict[str, Any]) -> None:
-    library = desk._library
-    ids = library.imports.commit("Import generated papers", session["records"]).new_ids
-    for name, colour in session["tags"]:
-        library.tags.add([ids[0], *session["tagged"]], [name])
-        library.tags.set_colour(name, colour)
-    for paper_id, body in session["notes"].items():
-        library.notes.set(paper_id, body)
-    for paper_id, rating in session["ratings"].items():
-        library.papers.set_rating([paper_id], rating)
-    for paper_id, status in session["statuses"].items():
-        library.papers.set_status([paper_id], status)
-    shortlist, order = session["shortlist"]
-    library.shortlists.create(shortlist)
-    library.shortlists.add(shortlist, order)
-    library.saved.save(*session["search"])
-    if session["deleted"]:
-        library.papers.delete(session["deleted"])
+    with another_program(desk) as library:
+        ids = library.imports.commit("Import generated papers", session["records"]).new_ids
+        for name, colour in session["tags"]:
+            library.tags.add([ids[0], *session["tagged"]], [name])
+            library.tags.set_colour(name, colour)
+        for paper_id, body in session["notes"].items():
+            library.notes.set(paper_id, body)
+        for paper_id, rating in session["ratings"].items():
+            library.papers.set_rating([paper_id], rating)
+        for paper_id, status in session["statuses"].items():
+            library.papers.set_status([paper_id], status)
+        shortlist, order = session["shortlist"]
+        library.shortlists.create(shortlist)
+        library.shortlists.add(shortlist, order)
+        library.saved.save(*session["search"])
+        if session["deleted"]:
+            library.papers.delete(session["deleted"])
 
 
 @settings(
