@@ -21,11 +21,12 @@ from paperdesk.search.storage import INDEX_NAME, open_index
 
 __all__ = ["INDEX_NAME", "POOL_MB", "UPDATE_POOL_MB", "list_segments", "write_segment", "writer"]
 
-# The writer's in-memory pool before it spills sorted runs to disk (whoosh's default is
-# 128): a worker of an index pool, or an import indexed in this process. A smaller pool
-# per worker gave more runs to merge and, split further, more segments: fuzzy searches
-# were 3.5x slower at 100,000 papers.
-POOL_MB = 256
+# The writer's in-memory pool before it spills sorted runs to disk (whoosh's default):
+# a worker of an index pool, or an import indexed in this process. Python's objects
+# take more than whoosh counts: at 256 each worker of a 100,000-paper import peaked at
+# 441 MB (issue 25: 300 at most). A smaller pool only adds runs to merge into the same
+# one segment per worker (more segments, a finer split, made fuzzy searches 3.5x slower).
+POOL_MB = 128
 #: The pool of a writer updating the live index (an edit, a bulk edit's catch-up, in
 #: the window's process): a commit that merges small segments passes every posting of
 #: theirs through it (README, Performance: 294 -> 187 MB peak over 40 catch-up chunks).
