@@ -169,7 +169,14 @@ def _fill(connection: Connection, given: Given) -> None:
 
 def fold_member_values(connection: Connection, survivor: int, others: list[int]) -> None:
     """Merging duplicates in a team library: each member keeps one rating and note of
-    the survivor, their own (the best rating; the notes joined, the survivor's first)."""
+    the survivor, their own (the best rating; the notes joined, the survivor's first).
+    Values a blind screening hides from this member are not theirs to fold: the server
+    refuses the merge (migration 0012)."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(
+            text("SELECT paperdesk_refuse_hidden_values(CAST(:papers AS integer[]))"),
+            {"papers": [survivor, *others]},
+        )
     rows = connection.execute(select(_t).where(_t.c.paper_id.in_([survivor, *others])))
     by_member: dict[str, list[Any]] = defaultdict(list)
     for row in rows:

@@ -42,7 +42,8 @@ def values_seen(desk: Desk, paper_id: int) -> tuple[tuple[tuple[str, int], ...],
 def bobs_rows(server: PostgresServer, database: str, user: str) -> list[tuple[int, int, str]]:
     with raw_sql(server, database, user) as raw:
         return raw.execute(
-            "select paper_id, rating, note from member_values where member = 'bob'"
+            "select paper_id, rating, note from member_values "
+            "where member = 'bob' order by paper_id"
         ).fetchall()
 
 
@@ -95,14 +96,25 @@ def test_a_merge_never_drops_the_values_a_blind_screening_hides_from_the_merger(
     for merger, name in ((alice, "alice"), (carol, "carol")):
         with pytest.raises(
             PaperdeskError,
-            match=rf"refused: papers 2 carry notes or ratings that a blind screening hides "
+            match=rf"refused: papers 1, 2 carry notes or ratings that a blind screening hides "
             rf"from {name} \(a blind screening hides them from you until you finish it",
         ):
             duplicates.merge(merger, [1, 2], keep=1)
-    assert bobs_rows(postgres_server, team_database, "bob") == [(2, 0, "bob: a keeper")]
+    # Kept or merged away: bob's hidden note of the kept paper 2 would collide with
+    # the row alice folds from his visible note of 3.
+    notes.set_note(bob, 3, "bob: seen")
+    with pytest.raises(PaperdeskError, match=r"refused: papers 2, 3 carry notes or ratings"):
+        duplicates.merge(alice, [2, 3], keep=2)
+    assert bobs_rows(postgres_server, team_database, "bob") == [
+        (2, 0, "bob: a keeper"),
+        (3, 0, "bob: seen"),
+    ]
     # bob sees them, and merges: his note follows the kept paper.
     duplicates.merge(bob, [1, 2], keep=1)
-    assert bobs_rows(postgres_server, team_database, "bob") == [(1, 0, "bob: a keeper")]
+    assert bobs_rows(postgres_server, team_database, "bob") == [
+        (1, 0, "bob: a keeper"),
+        (3, 0, "bob: seen"),
+    ]
 
 
 def test_each_refusal_says_its_own_cause(

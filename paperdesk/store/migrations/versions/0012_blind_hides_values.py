@@ -15,9 +15,10 @@ the server's own functions, which run as the tables' owner group, every row is s
 a merge must move or keep them all. An owner who takes that group's role in psql
 (`SET ROLE`) sees everything, as a database's owner always can.
 
-`paperdesk_merge_away` (migration 0011) refuses to merge away a paper still carrying
-notes or ratings the merging member cannot see (the client folds the ones it sees; the
-rest would go with the deleted paper).
+A merge of papers carrying notes or ratings the merging member cannot see is refused
+(`paperdesk_refuse_hidden_values`, called by the client before it folds the values it
+sees, and by `paperdesk_merge_away`): they would go with a merged paper, or collide
+with the member's folded row on the kept one.
 
 Revision ID: 0012
 Revises: 0011
@@ -49,17 +50,27 @@ $$
 #: The server's own functions run as the owner group (store/team_roles.py).
 IN_SERVER_FUNCTION = "current_user::text = 'pd_' || current_database() || '_owner'"
 
-#: Migration 0011's merge, refusing what the merging member cannot see: the client
-#: folded the values it sees (store/member_values.py); the rest would be deleted.
-PREVIOUS = import_module("paperdesk.store.migrations.versions.0011_keep_others_decisions")
+#: Refuses a merge of papers carrying notes or ratings the merging member cannot see:
+#: the client folds the ones it sees (store/member_values.py), and the others would be
+#: deleted with a merged paper, or collide with the folded row on the kept one.
 REFUSE_HIDDEN_VALUES = """
-  IF EXISTS (SELECT 1 FROM member_values WHERE paper_id = ANY(others)) THEN
+CREATE OR REPLACE FUNCTION paperdesk_refuse_hidden_values(papers integer[])
+RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM member_values WHERE paper_id = ANY(papers)
+             AND member <> session_user::text AND paperdesk_blind_hides(paper_id, member)) THEN
     RAISE EXCEPTION 'papers % carry notes or ratings that a blind screening hides from %',
-      array_to_string(others, ', '), session_user USING ERRCODE = 'insufficient_privilege';
+      array_to_string(papers, ', '), session_user USING ERRCODE = 'insufficient_privilege';
   END IF;
+END
+$$
 """
+#: Migration 0011's merge, checking first.
+PREVIOUS = import_module("paperdesk.store.migrations.versions.0011_keep_others_decisions")
 MERGE_AWAY = PREVIOUS.MERGE_AWAY.replace(
-    "\n  UPDATE decisions", REFUSE_HIDDEN_VALUES + "  UPDATE decisions", 1
+    "\n  UPDATE decisions",
+    "\n  PERFORM paperdesk_refuse_hidden_values(survivor || others);\n  UPDATE decisions",
+    1,
 )
 assert MERGE_AWAY != PREVIOUS.MERGE_AWAY
 
@@ -68,6 +79,7 @@ def upgrade() -> None:
     if op.get_bind().dialect.name != "postgresql":
         return
     op.execute(BLIND_HIDES)
+    op.execute(REFUSE_HIDDEN_VALUES)
     op.execute(MERGE_AWAY)
     op.execute(
         "CREATE POLICY blind_hides_values ON member_values AS RESTRICTIVE FOR SELECT "
@@ -80,5 +92,6 @@ def downgrade() -> None:
     if op.get_bind().dialect.name != "postgresql":
         return
     op.execute("DROP POLICY blind_hides_values ON member_values")
-    op.execute("DROP FUNCTION paperdesk_blind_hides(integer, text)")
     op.execute(PREVIOUS.MERGE_AWAY)
+    op.execute("DROP FUNCTION paperdesk_refuse_hidden_values(integer[])")
+    op.execute("DROP FUNCTION paperdesk_blind_hides(integer, text)")
