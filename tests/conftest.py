@@ -7,12 +7,15 @@ that need the whole corpus read ../shared/data and skip where it is absent.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from paperdesk.gui.main_thread_gc import collect_due_generations
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -23,6 +26,19 @@ settings.register_profile(
     "shared-cores", suppress_health_check=[HealthCheck.too_slow], deadline=None
 )
 settings.load_profile("shared-cores")
+
+# The app collects reference cycles on the GUI thread only (paperdesk/gui/main_thread_gc.py):
+# a collection on a worker thread destroys a Qt object off its thread and the process
+# segfaults. A test process holds Qt objects and worker threads too, so it follows the
+# same rule: automatic collection off, the due generations collected between tests.
+gc.disable()
+
+
+@pytest.fixture(autouse=True)
+def collect_cycles_on_the_main_thread():
+    yield
+    collect_due_generations()
+
 
 # A PostgreSQL server for the team-library tests (skipped where it is not installed).
 pytest_plugins = ["tests.postgres_server"]

@@ -26,6 +26,7 @@ from paperdesk import __version__
 from paperdesk.core.team_url import TeamAddress
 from paperdesk.gui.dialogs.preferences import Preferences, apply_preferences
 from paperdesk.gui.dialogs.questions import ErrorReporter
+from paperdesk.gui.main_thread_gc import MainThreadCollector
 from paperdesk.gui.resources import app_icon
 from paperdesk.gui.window.main_window import MainWindow
 
@@ -66,6 +67,7 @@ def application() -> QApplication:
     app.setApplicationVersion(__version__)
     app.setDesktopFileName("paperdesk")
     app.setWindowIcon(app_icon())
+    (app.findChild(MainThreadCollector) or MainThreadCollector(app)).start()
     if app.platformName() in HEADLESS_PLATFORMS:
         qInstallMessageHandler(_log_qt_message)
     return app
