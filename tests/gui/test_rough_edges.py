@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QSettings, QStandardPaths
 from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QApplication, QFileDialog, QStyle, QStyleOptionViewItem, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QStyle,
+    QStyleOptionViewItem,
+    QToolButton,
+    QWidget,
+)
 
 from paperdesk.core.models import MAX_RATING
 from paperdesk.core.scope import Kind, Scope
@@ -231,3 +238,37 @@ def test_the_sidebar_labels_are_not_cut_at_a_large_font(
     font.setPointSize(22)
     qapp.setFont(font)
     qtbot.waitUntil(labels_whole, timeout=2000)
+
+
+def placeholder_room(field) -> int:
+    """The width the field leaves its placeholder: between the icons drawn inside it."""
+    buttons = [b.geometry() for b in field.findChildren(QToolButton) if b.isVisibleTo(field)]
+    middle = field.width() / 2
+    left = max([b.right() + 1 for b in buttons if b.center().x() < middle], default=0)
+    right = min([b.left() for b in buttons if b.center().x() > middle], default=field.width())
+    return right - left - 4  # QLineEdit's own margin each side
+
+
+@pytest.mark.parametrize("points", [12, 16, 22])
+def test_the_search_field_shows_its_whole_placeholder_at_a_large_font(
+    qtbot, qapp, seeded_library, tmp_path, points
+):
+    # Issue 25: at font size 16 in 1400×900 the search field's placeholder was cut.
+    before = QFont(qapp.font())
+    font = QFont(before)
+    font.setPointSize(points)
+    qapp.setFont(font)
+    try:
+        window = open_window(qtbot, seeded_library, tmp_path / "settings.ini")
+        window.resize(1400, 900)
+        field, count = window.search_bar.field, window.search_bar.count_label
+        qtbot.waitUntil(lambda: count.text() != "" and field.width() > 300)
+        qtbot.wait(300)  # the splitter lays the panes out
+        window.grab().save(str(tmp_path / f"search-font-{points}-1400x900.png"))
+        needed = field.fontMetrics().horizontalAdvance(field.placeholderText())
+        assert needed <= placeholder_room(field)
+        assert count.fontMetrics().horizontalAdvance(count.text()) <= count.width()
+        if points == 12:
+            assert field.placeholderText().endswith("year:2024..2025)")
+    finally:
+        qapp.setFont(before)

@@ -12,6 +12,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QStyle,
+    QStyleOptionFrame,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -21,6 +23,15 @@ from paperdesk.gui.resources import icon
 from paperdesk.services.use_cases.searching import SYNTAX_HELP
 
 TYPING_DELAY_MS = 250
+#: The field's placeholder, longest first: the longest the field shows whole is used
+#: (at font size 16 in a 1400×900 window the first is cut).
+PLACEHOLDERS = (
+    "Search  (e.g.  transformer tag:rnn year:2024..2025)",
+    "Search  (e.g.  transformer tag:rnn)",
+    "Search",
+)
+#: The room QLineEdit keeps between its text and its contents' edges, each side.
+_LINE_EDIT_MARGIN = 2
 _COLUMNS = re.compile(r"^(.*\S)\s{3,}(\S.*)$")
 
 
@@ -71,7 +82,7 @@ class SearchBar(QWidget):
         super().__init__(parent)
         self.field = QLineEdit()
         self.field.setObjectName("searchField")
-        self.field.setPlaceholderText("Search  (e.g.  transformer tag:rnn year:2024..2025)")
+        self.field.setPlaceholderText(PLACEHOLDERS[0])
         self.field.setAccessibleName("Search")
         self.field.setClearButtonEnabled(True)
         self.field.addAction(icon("search"), QLineEdit.ActionPosition.LeadingPosition)
@@ -148,6 +159,8 @@ class SearchBar(QWidget):
         self.results_wanted.emit(True)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.field and event.type() in (QEvent.Type.Resize, QEvent.Type.FontChange):
+            self._fit_placeholder()
         if (
             watched is self.field
             and isinstance(event, QKeyEvent)
@@ -160,6 +173,26 @@ class SearchBar(QWidget):
             self.results_wanted.emit(waiting)
             return True
         return super().eventFilter(watched, event)
+
+    def _fit_placeholder(self) -> None:
+        """Show the longest placeholder the field has room for, never a cut one."""
+        field = self.field
+        option = QStyleOptionFrame()
+        field.initStyleOption(option)
+        contents = field.style().subElementRect(
+            QStyle.SubElement.SE_LineEditContents, option, field
+        )
+        margins = field.textMargins()
+        # The search icon and the clear button are drawn inside the field.
+        buttons = sum(
+            button.width()
+            for button in field.findChildren(QToolButton)
+            if button.isVisibleTo(field)
+        )
+        room = contents.width() - margins.left() - margins.right() - buttons - 2 * _LINE_EDIT_MARGIN
+        metrics = field.fontMetrics()
+        fitting = (text for text in PLACEHOLDERS if metrics.horizontalAdvance(text) <= room)
+        field.setPlaceholderText(next(fitting, PLACEHOLDERS[-1]))
 
     def show_result(
         self, shown: int, total: int, suggestion: str | None = None, index_behind: int = 0
