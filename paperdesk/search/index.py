@@ -30,13 +30,18 @@ from typing import Any
 from whoosh import index as windex
 from whoosh.codec.base import Segment
 from whoosh.index import Index
-from whoosh.query import Term
+from whoosh.query import Or, Term
 
 from paperdesk.core.errors import Cancelled, IndexUnusableError, StorageError
 from paperdesk.search import segments
 from paperdesk.search.live import LiveSearcher
 from paperdesk.search.query import highlight_terms, parse_query, with_typed_word
-from paperdesk.search.schema import SCHEMA_VERSION, IndexDocument, build_schema
+from paperdesk.search.schema import (
+    POSITIONAL_FIELD,
+    SCHEMA_VERSION,
+    IndexDocument,
+    build_schema,
+)
 from paperdesk.search.storage import (
     INDEX_NAME,
     create_index,
@@ -55,6 +60,8 @@ CURRENT_FILE = "current"
 TEXT_TO_INDEX = 1.5
 #: Room kept besides: the stamp, the table of contents, the database's own next write.
 SPACE_MARGIN = 2_000_000
+#: The words of a paper `similar` asks for: its most telling, by this index's counts.
+KEY_TERMS = 12
 # How long a writer waits for whoosh's own lock (another thread's commit finishing).
 WRITER_WAIT_S = 10.0
 
@@ -419,6 +426,22 @@ class FullTextIndex:
             found = [live.ids[docnum] for docnum in matched]
             suggestion = None if found else live.suggest(text)
         return Hits(ids=found, terms=highlight_terms(parsed), suggestion=suggestion)
+
+    def similar(self, text: str, limit: int) -> list[int]:
+        """Up to `limit` papers whose words are most like `text`'s, most alike first:
+        its KEY_TERMS most telling words (whoosh's Bo1 model over this index's counts),
+        each weighted by how telling it is, asked as one OR query. Nothing is trained
+        and only those words' postings are read, so it answers at once, where the
+        ranking's TF-IDF cosine first reads every abstract (services/runtime/promise)."""
+        with self._lock:
+            live = self._searcher()
+            searcher = live.current()
+            key_terms = searcher.key_terms_from_text(POSITIONAL_FIELD, text, numterms=KEY_TERMS)
+            if not key_terms:
+                return []
+            query = Or([Term(POSITIONAL_FIELD, word, boost=weight) for word, weight in key_terms])
+            found = searcher.search(query, limit=limit)
+            return [live.ids[docnum] for _score, docnum in found.top_n]
 
     def papers_with_term(self, field: str, term: str, limit: int) -> list[int]:
         """Up to `limit` papers whose `field` holds the index term `term` (a stem): their

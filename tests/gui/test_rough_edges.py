@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from PySide6.QtCore import QSettings, QStandardPaths
 from PySide6.QtGui import QFont, QFontMetrics
@@ -20,6 +22,7 @@ from paperdesk.gui.actions import shortlists, tags
 from paperdesk.gui.dialogs.questions import Asker
 from paperdesk.gui.widgets.tag_chips import TagChip, TagChips
 from paperdesk.gui.window.paper_table_model import Column, rating_text
+from paperdesk.services.use_cases import searching
 from tests.gui.conftest import open_window
 from tests.gui.test_main_window import WAIT_MS, ScriptedAsker, changes
 
@@ -272,3 +275,34 @@ def test_the_search_field_shows_its_whole_placeholder_at_a_large_font(
             assert field.placeholderText().endswith("year:2024..2025)")
     finally:
         qapp.setFont(before)
+
+
+def test_more_like_this_lists_similar_papers_at_once_while_the_ranking_reads(
+    qtbot, window, monkeypatch, tmp_path
+):
+    # Issue 25: on a fresh library More Like This showed nothing for 8 s, while the
+    # ranking process read every abstract.
+    first = window.model.id_at(0)
+    window.table.select_ids([first], first)
+    ranking_may_answer = threading.Event()
+    ranking_more_like = window.desk.promise.more_like
+
+    def held_back(paper_id: int, limit: int) -> list[int]:
+        assert ranking_may_answer.wait(60)
+        return ranking_more_like(paper_id, limit)
+
+    monkeypatch.setattr(window.desk.promise, "more_like", held_back)
+    window.menus.more_like_action.trigger()
+    assert window.statusBar().currentMessage() == "Finding similar papers…"
+    first_answer = [first, *searching.similar_ids(window.desk, first, 30)]
+    assert len(first_answer) > 5
+    qtbot.waitUntil(lambda: window.model.ids() == first_answer, timeout=WAIT_MS)
+    assert window.statusBar().currentMessage().endswith("finding similar papers…")
+    window.grab().save(str(tmp_path / "more-like-this-first-answer.png"))
+    ranking_may_answer.set()
+    qtbot.waitUntil(
+        lambda: window.statusBar().currentMessage().endswith("most alike first"),
+        timeout=60_000,
+    )
+    assert window.model.ids()[0] == first
+    assert window.model.ids()[1:] == ranking_more_like(first, 30)

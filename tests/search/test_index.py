@@ -248,3 +248,18 @@ def test_markdown_emphasis_in_a_note_is_searchable(tmp_path: Path) -> None:
     missed = idx.search("note:griffn")
     assert missed.suggestion == "note:griffin"  # a word, never `note:*griffin*`
     idx.close()
+
+
+def test_similar_papers_come_most_alike_first(tmp_path: Path) -> None:
+    # More Like This's first answer (issue 25): papers sharing more of the text's
+    # telling words come first, whatever their document order.
+    words = ["quadrotor", "trajectory", "tracking", "adaptive", "control"]
+    papers = [doc(n, f"paper {n}", "an unrelated study of protein folding") for n in range(1, 30)]
+    papers += [doc(100 + k, f"paper {100 + k}", " ".join(words[:k])) for k in range(1, 6)]
+    idx = FullTextIndex(tmp_path / "index")
+    idx.rebuild([papers], generation=1, total=len(papers))
+    try:
+        found = idx.similar("Adaptive quadrotor trajectory tracking control", limit=5)
+    finally:
+        idx.close()
+    assert found == [105, 104, 103, 102, 101]

@@ -18,6 +18,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QGuiApplication
 
 from paperdesk.core.double_screening import PairFigures
+from paperdesk.core.errors import IndexUnusableError
 from paperdesk.core.links import pdf_url
 from paperdesk.core.models import Overview, Paper, ShortlistInfo, Status, TagInfo
 from paperdesk.core.scope import Kind, Scope
@@ -41,7 +42,14 @@ from paperdesk.gui.window.panes import Panes
 from paperdesk.gui.window.paper_table_model import display_title, moved_order
 from paperdesk.gui.window.transfers import Transfers
 from paperdesk.services.runtime.desk import Desk
-from paperdesk.services.use_cases import citing, double_screening, exporting, reading, screenings
+from paperdesk.services.use_cases import (
+    citing,
+    double_screening,
+    exporting,
+    reading,
+    screenings,
+    searching,
+)
 from paperdesk.services.use_cases import triage as triage_service
 from paperdesk.services.use_cases.screenings import Prisma
 
@@ -391,28 +399,51 @@ class Commands:
         )
 
     def more_like_this(self) -> None:
-        """The papers whose words are most like the selected paper's, in the table."""
+        """The papers whose words are most like the selected paper's, in the table: at
+        once from the search index, then in the ranking's order when it answers (the
+        first time after a library opens it reads every abstract: seconds)."""
         paper = self.panes.detail.paper()
         if paper is None:
             self.panes.tell("Select one paper to see papers like it.", 3000)
             return
+        shown: list[Scope] = []  # what this request put in the table, latest last
 
-        def show(ids: list[int]) -> None:
-            self.panes.sidebar.show_papers(Scope.of_ids([paper.id, *ids]))
-            self.panes.tell(f"{len(ids)} papers most like the selected one, most alike first", 6000)
+        def show(ids: list[int], refined: bool) -> None:
+            moved_on = bool(shown) and self.panes.sidebar.scope() != shown[-1]
+            if moved_on or (not refined and shown):
+                return  # the user went elsewhere, or the ranking's answer came first
+            shown.append(Scope.of_ids([paper.id, *ids]))
+            self.panes.sidebar.show_papers(shown[-1])
+            if refined:
+                self.panes.tell(
+                    f"{len(ids)} papers most like the selected one, most alike first", 6000
+                )
+            else:
+                self.panes.tell(
+                    f"{len(ids)} papers like the selected one; finding similar papers…", 0
+                )
+
+        def first_failed(error: BaseException) -> None:
+            # An index being rebuilt has no first answer; the ranking's still comes.
+            if not isinstance(error, IndexUnusableError):
+                self.operations.errors.report("More like this", error)
 
         def failed(error: BaseException) -> None:
             self.panes.status_bar.clearMessage()
             self.operations.errors.report("More like this", error)
 
-        # Said at once: the first time after a library opens, the ranking process starts
-        # and reads every abstract first (seconds at 100,000 papers), and nothing else
-        # on screen would change meanwhile.
-        self.panes.tell("Finding the papers most like the selected one…", 0)
+        # Said at once, and kept until an answer: nothing else on screen changes meanwhile.
+        self.panes.tell("Finding similar papers…", 0)
+        self.operations.read(
+            "More like this",
+            lambda desk: searching.similar_ids(desk, paper.id, MORE_LIKE_SHOWN),
+            partial(show, refined=False),
+            first_failed,
+        )
         self.operations.run_long(
             "More like this",
             lambda desk, _job: desk.promise.more_like(paper.id, MORE_LIKE_SHOWN),
-            on_done=show,
+            on_done=partial(show, refined=True),
             on_error=failed,
             planning=True,
         )
