@@ -9,6 +9,12 @@ writer thread. So while the app runs, automatic collection is off, and a timer o
 thread collects the generations that are due, by gc's own thresholds (qutebrowser's
 GarbageCollector does the same for the same reason). Reference counting still frees
 everything that is not in a cycle at once, on any thread.
+
+A collection of the oldest generation walks every object the process holds: 85-95 ms
+of the GUI thread with a 13,417-paper library open (150,000 objects), a GUI block
+every minute or so. Most of them are what the app made before its first window
+(modules, classes, Qt's wrappers) and live as long as the process, so the collector
+freezes them when it starts (`gc.freeze`): the same collection then takes 13 ms.
 """
 
 from __future__ import annotations
@@ -48,4 +54,7 @@ class MainThreadCollector(QObject):
 
     def start(self) -> None:
         gc.disable()
-        self._timer.start()
+        if not self._timer.isActive():
+            gc.collect()  # the garbage of the start-up first: frozen, it would stay for good
+            gc.freeze()
+            self._timer.start()

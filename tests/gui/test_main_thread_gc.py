@@ -7,6 +7,7 @@ import gc
 import threading
 
 from paperdesk.gui.app import application
+from paperdesk.gui.main_thread_gc import MainThreadCollector
 
 
 class _CollectionWitness:
@@ -42,3 +43,22 @@ def test_a_cycle_made_garbage_while_a_worker_allocates_is_collected_on_the_gui_t
         assert collected_on == [threading.main_thread().name]
     finally:
         gc.disable()
+
+
+class _LongLived:
+    """An object made before the collector starts, as the app's modules and classes are."""
+
+
+def test_what_lives_when_the_collector_starts_is_left_out_of_later_collections(qtbot):
+    # A full collection walked all 150,000 objects of a window with 13,417 papers:
+    # 85-95 ms of the GUI thread. What the start-up made is frozen out of it.
+    before = _LongLived()
+    collector = MainThreadCollector()
+    try:
+        collector.start()
+        after = _LongLived()
+        tracked = gc.get_objects()
+        assert any(o is after for o in tracked)
+        assert not any(o is before for o in tracked)
+    finally:
+        collector.deleteLater()
