@@ -513,6 +513,28 @@ def test_the_hidden_table_is_not_listed_nor_its_detail_filled_while_triaging(
     assert listed and detail_shown
 
 
+def test_leaving_triage_reads_again_only_the_paper_decided(qtbot, window, monkeypatch):
+    """Issue 21 item 6: the decided paper's whole page (64 papers) was dropped, so the
+    main table's first paint on leaving read it all again: 33 ms of the GUI thread."""
+    from paperdesk.services.use_cases import reading
+
+    window.table.viewport().repaint()  # the table's first page is read and kept
+    view = enter_triage(qtbot, window)
+    decided_on = view.session.paper.id
+    assert window.model.cached(decided_on) is not None
+    decided(qtbot, window, view, Qt.Key.Key_X)
+    read_again: list[list[int]] = []
+    papers = reading.papers
+    monkeypatch.setattr(
+        reading, "papers", lambda desk, ids: read_again.append(list(ids)) or papers(desk, ids)
+    )
+    with qtbot.waitSignal(window.search_applied, timeout=WAIT_MS):
+        qtbot.keyClick(view, Qt.Key.Key_Escape)
+    window.table.viewport().repaint()
+    assert read_again == [[decided_on]]
+    assert stored(window, decided_on).status == Status.DISCARDED
+
+
 def test_leaving_triage_keeps_the_same_listing_and_fills_the_detail_pane_once(
     qtbot, window, monkeypatch
 ):
