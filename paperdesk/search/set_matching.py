@@ -327,7 +327,9 @@ class _Evaluation:
         words = [_unfiltered(m) for m in matcher.ms]
         if any(type(_format_of(word)) is not Positions for word in words):
             raise Unsupported("a phrase without positions")
-        first, *others = [self._cache.postings(self._segment, w).positions(w) for w in words]
+        first, *others = [
+            self._cache.postings(self._segment, w).positions(w, candidates.docs) for w in words
+        ]
         if len(others) == 1 and matcher.slop == 1:  # two words side by side: most phrases
             second, one_more = others[0], (1).__add__
             docs = {
@@ -371,14 +373,14 @@ class _Postings:
     def __init__(self, matcher: Any) -> None:
         self.ids: array[int] = array("i")
         self.weights: array[float] = array("f")
-        self._positions: dict[int, tuple[int, ...]] | None = None
+        self._positions: dict[int, tuple[int, ...]] = {}
         # The ids as a set and the weights by id, made once, at the first search that
         # needs them (every search made them anew: 57 ms for a prefix's 49,000 postings).
         self._docs: set[int] | None = None
         self._weights: dict[int, float] | None = None
         self.size = 0
         if type(matcher) is W3LeafMatcher:
-            self._read_blocks(matcher, values=False)
+            self._read_blocks(matcher)
         else:
             while matcher.is_active():
                 self.ids.append(matcher.id())
@@ -399,40 +401,64 @@ class _Postings:
             self.size += 100 * len(self.ids)  # a dict's entry, int and float per id
         return self._weights
 
-    def _read_blocks(self, matcher: Any, values: bool) -> list[Any]:
-        """Every block of a W3LeafMatcher, decoded as whoosh's own reads do."""
+    def _read_blocks(self, matcher: Any) -> None:
+        """The ids and weights of every block of a W3LeafMatcher, decoded as whoosh's
+        own reads do."""
         matcher.reset()
-        found: list[Any] = []
         while not matcher._atend:
-            if values:
-                matcher._read_values()
-                found.extend(matcher._values)
-            else:
-                if matcher._data is None:
-                    matcher._read_data()
-                ids = matcher._data[0]
-                self.ids.extend(ids if matcher._byteids else accumulate(ids))
-                matcher._read_weights()
-                self.weights.extend(matcher._weights)
+            if matcher._data is None:
+                matcher._read_data()
+            ids = matcher._data[0]
+            self.ids.extend(ids if matcher._byteids else accumulate(ids))
+            matcher._read_weights()
+            self.weights.extend(matcher._weights)
             if matcher._lastblock:
                 break
             matcher._goto(matcher._nextoffset)
-        return found
 
-    def positions(self, matcher: Any) -> dict[int, tuple[int, ...]]:
-        """Each document's word positions (decoded once, from this search's matcher of
-        the term: phrases ask for many)."""
-        if self._positions is None:
-            if type(matcher) is W3LeafMatcher:
-                values = self._read_blocks(matcher, values=True)
-            elif matcher._values is None:
-                raise Unsupported("a term without values")
-            else:
-                values = matcher._values
-            decoded = [_decoded(value) for value in values]
-            self._positions = dict(zip(self.ids, decoded, strict=True))
-            self.size += sum(100 + 8 * len(places) for places in decoded)
-        return self._positions
+    def positions(self, matcher: Any, docs: Iterable[int]) -> dict[int, tuple[int, ...]]:
+        """The word positions of `docs` (documents of this term), read from this
+        search's matcher of the term. Only their blocks are read and only their
+        positions decoded, each once: a phrase asks for the documents holding all its
+        words, and decoding a common word's every position made a phrase's first run
+        cost 4-8 times its warm one (issue 25)."""
+        kept = self._positions
+        wanted = sorted(doc for doc in docs if doc not in kept)
+        if not wanted:
+            return kept
+        if type(matcher) is W3LeafMatcher:
+            found = _values_of(matcher, wanted)
+        elif matcher._values is None:
+            raise Unsupported("a term without values")
+        else:
+            chosen = set(wanted)
+            found = [(d, v) for d, v in zip(self.ids, matcher._values, strict=True) if d in chosen]
+        for doc, value in found:
+            places = kept[doc] = _decoded(value)
+            self.size += 100 + 8 * len(places)
+        return kept
+
+
+def _values_of(matcher: Any, wanted: list[int]) -> list[tuple[int, bytes]]:
+    """The posting values of the `wanted` documents (sorted) of a W3LeafMatcher's term;
+    a block holding none of them is passed over on its header alone."""
+    found: list[tuple[int, bytes]] = []
+    matcher.reset()
+    at = 0  # the first wanted document not found yet
+    while not matcher._atend and at < len(wanted):
+        if wanted[at] <= matcher._maxid:
+            matcher._read_ids()
+            matcher._read_values()
+            for doc, value in zip(matcher._ids, matcher._values, strict=True):
+                while at < len(wanted) and wanted[at] < doc:
+                    at += 1
+                if at < len(wanted) and wanted[at] == doc:
+                    found.append((doc, value))
+                    at += 1
+        if matcher._lastblock:
+            break
+        matcher._goto(matcher._nextoffset)
+    return found
 
 
 def _boosted(matches: _Matches, boost: float) -> _Matches:
