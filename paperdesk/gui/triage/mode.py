@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QSettings, Signal, SignalInstance
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, Qt, Signal, SignalInstance
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QStackedWidget, QWidget
 
@@ -83,6 +83,28 @@ class _Trained(QObject):
     notice = Signal(str)
 
 
+class _AfterPaint(QObject):
+    """Runs a call once the repaints already asked for are done: Qt posts a window's
+    repaint at low priority, after queued calls and zero-time timers, so this call is
+    posted at a lower one still."""
+
+    _EVENT = QEvent.Type(QEvent.registerEventType())
+
+    def __init__(self, call: Callable[[], None], parent: QObject) -> None:
+        super().__init__(parent)
+        self._call = call
+
+    def post(self) -> None:
+        priority = Qt.EventPriority.LowEventPriority.value - 1
+        QCoreApplication.postEvent(self, QEvent(self._EVENT), priority)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == self._EVENT:
+            self._call()
+            return True
+        return super().event(event)
+
+
 class TriageMode:
     def __init__(self, window: TriagedWindow, stack: QStackedWidget) -> None:
         self.window = window
@@ -95,6 +117,7 @@ class TriageMode:
         self.view.setMinimumSize(MIN_VIEW_WIDTH, MIN_VIEW_HEIGHT)
         self.stack.addWidget(self.view)
         self._disabled: list[QAction] = []
+        self._after_paint = _AfterPaint(self._read_main_page_again, stack)
         self._trained = _Trained()
         self._listening = False
         self._trained.signal.connect(self.session.set_promise_ready)
@@ -168,9 +191,17 @@ class TriageMode:
         if paper is not None:
             window.select_when_listed(paper.id)
         self.stack.setCurrentIndex(0)
-        window.refresh_panes()
-        window.run_search()
         window.table.setFocus()
+        # Read again once the main page is painted: a listing read meanwhile on the
+        # reader thread (100,000 ids in Python) held the GIL each of the paint's calls
+        # into the table's model waits for, a 107 ms block of which 41 ms was the GUI
+        # thread's own work.
+        self._after_paint.post()
+
+    def _read_main_page_again(self) -> None:
+        if not self.active:
+            self.window.refresh_panes()
+            self.window.run_search()
 
     def kept_actions(self) -> list[QAction]:
         """The window's actions that still work in triage (the rest act on the table)."""
