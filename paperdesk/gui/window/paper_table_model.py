@@ -179,6 +179,10 @@ class PaperTableModel(QAbstractTableModel):
     def ids(self) -> list[int]:
         return list(self._ids)
 
+    def ids_in_rows(self, first: int, last: int) -> list[int]:
+        """The ids of rows `first` to `last`, both included."""
+        return self._ids[first : last + 1]
+
     def id_at(self, row: int) -> int:
         return self._ids[row]
 
