@@ -361,11 +361,13 @@ class FullTextIndex:
 
     def update(
         self,
-        documents: Sequence[IndexDocument],
+        documents: Iterable[IndexDocument],
         deleted_ids: Iterable[int],
         generation: int | None,
     ) -> None:
         """Replace the documents of changed papers and drop deleted ones, in one commit.
+        The documents are taken one at a time (a caller may make them as they go), and
+        `deleted_ids` is read after them (the caller may learn them on the way).
 
         `generation` None: other papers still wait to be re-indexed, so the index does
         not yet reflect any generation and its stamp stays as it was.
@@ -374,10 +376,10 @@ class FullTextIndex:
             index = self._open()
         writer = segments.writer(index, timeout=WRITER_WAIT_S, limitmb=segments.UPDATE_POOL_MB)
         try:
-            for paper_id in deleted_ids:
-                writer.delete_by_term("id", str(paper_id))
             for document in documents:
                 writer.update_document(**document.fields())
+            for paper_id in deleted_ids:
+                writer.delete_by_term("id", str(paper_id))
             writer.commit()
         except BaseException:
             writer.cancel()

@@ -11,11 +11,17 @@ from typing import Any
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import Cancelled
+from paperdesk.core.models import Paper
 from paperdesk.search.index import FullTextIndex, ListNow
 from paperdesk.search.schema import IndexDocument
 from paperdesk.services.runtime import index_pool
 from paperdesk.services.runtime.index_documents import document_for, documents_for
 from paperdesk.store.library import Library
+
+#: Papers read from the database at a time for indexing: the documents of a large
+#: change are made as the index writer takes them, never all at once (a catch-up of a
+#: status set on 13,417 papers peaked at 232 MB in its process, issue 25: 300 at most).
+LOAD_BATCH = 2000
 
 
 def sync_changes(
@@ -28,15 +34,28 @@ def sync_changes(
     """
     if changes.paper_ids:
         ids = sorted(changes.paper_ids)
-        papers = library.papers.get_many(ids)
-        present = {p.id for p in papers}
+        deleted: list[int] = []  # filled as the documents are read, used after them
+        documents = (document_for(paper) for paper in papers_of(library, ids, deleted))
         generation = library.generation() if stamp else None
-        index.update(documents_for(papers), [i for i in ids if i not in present], generation)
+        index.update(documents, deleted, generation)
     elif stamp:
         # Nothing searchable changed (a saved search, a tag colour): just record that
         # the index is current for this generation, so the next open does not rebuild.
         index.mark_current(library.generation())
     return changes
+
+
+def papers_of(
+    library: Library, ids: Sequence[int], missing: list[int] | None = None
+) -> Iterator[Paper]:
+    """The papers of `ids`, read LOAD_BATCH at a time; ids of no paper go to `missing`."""
+    for start in range(0, len(ids), LOAD_BATCH):
+        batch = ids[start : start + LOAD_BATCH]
+        papers = library.papers.get_many(batch)
+        if missing is not None and len(papers) < len(batch):
+            found = {paper.id for paper in papers}
+            missing.extend(paper_id for paper_id in batch if paper_id not in found)
+        yield from papers
 
 
 def add_new(
@@ -57,12 +76,11 @@ def add_new(
     """
 
     def documents() -> Iterator[IndexDocument]:
-        for start in range(0, len(ids), 2000):
-            for position, paper in enumerate(library.papers.get_many(ids[start : start + 2000])):
-                # Every 50 papers: a cancel is answered in well under a second.
-                if cancelled is not None and position % 50 == 0 and cancelled():
-                    raise Cancelled
-                yield document_for(paper)
+        for position, paper in enumerate(papers_of(library, ids)):
+            # Every 50 papers: a cancel is answered in well under a second.
+            if cancelled is not None and position % 50 == 0 and cancelled():
+                raise Cancelled
+            yield document_for(paper)
 
     generation = library.generation() if stamp else None
     workers = index_pool.worker_count(len(ids))
