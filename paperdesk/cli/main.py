@@ -2,55 +2,17 @@
 
 from __future__ import annotations
 
-import getpass
 import logging
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-from paperdesk.cli.commands import EXIT_ERROR, describe_restore
-from paperdesk.cli.output import ProgressBar, tell
-from paperdesk.cli.parser import build_parser
+from paperdesk.cli.output import EXIT_ERROR, ProgressBar, tell
+from paperdesk.cli.parser import build_parser, handler_of
 from paperdesk.config import resolve_library, resolve_library_dir
-from paperdesk.core.errors import DamagedLibraryError, PaperdeskError, PasswordNeeded, QueryError
-from paperdesk.core.team_url import TeamAddress
-from paperdesk.services.runtime.desk import Desk
-from paperdesk.services.use_cases import database_backups
+from paperdesk.core.errors import DamagedLibraryError, PaperdeskError, QueryError
 
 EXIT_USAGE = 2  # a malformed query, like argparse's own usage errors
-
-
-def offer_restore(library_dir: Path, error: DamagedLibraryError) -> int:
-    """At a terminal, offer to restore the latest backup of a damaged library."""
-    backup = error.latest_backup
-    if backup is None or not (sys.stdin.isatty() and sys.stderr.isatty()):
-        return EXIT_ERROR
-    print(f"Restore {backup.name} now? [y/N] ", end="", file=sys.stderr, flush=True)
-    if sys.stdin.readline().strip().lower() not in {"y", "yes"}:
-        return EXIT_ERROR
-    restored = database_backups.restore_database(library_dir, backup, on_wait=tell)
-    print(describe_restore(backup, restored))
-    return 0
-
-
-def open_desk(location: Path | TeamAddress, progress: Callable[[int, int], None]) -> Desk:
-    """Open the library folder, or the team library at an address (asking for its
-    password at a terminal when the server wants one and none was given)."""
-    if not isinstance(location, TeamAddress):
-        return Desk.open(location, progress=progress, on_wait=tell)
-    try:
-        desk = Desk.open_team(location, progress=progress, on_wait=tell)
-    except PasswordNeeded:
-        if not sys.stdin.isatty() or location.password is not None:
-            raise
-        password = getpass.getpass(f"Password for {location.masked}: ")
-        return Desk.open_team(location.with_password(password), progress=progress, on_wait=tell)
-    if location.password is not None:
-        tell(
-            "a password in the address is visible to this machine's other users (ps, "
-            "the shell's history): keep it in ~/.pgpass (or PGPASSFILE) instead"
-        )
-    return desk
 
 
 def _parse_size(text: str | None) -> tuple[int, int] | None:
@@ -84,18 +46,24 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.theme,
                 [Path(name) for name in args.import_files],
             )
+        handler = handler_of(args)
         if not getattr(args, "needs_library", True):
-            return int(args.handler(None, args))
+            return int(handler(None, args))
+        # Here, not at the top: `--help` and usage errors end before the store is loaded.
+        from paperdesk.cli.opening import open_desk
+
         bar = ProgressBar()
         desk = open_desk(location, lambda done, total: bar(done, total, "indexing"))
         bar.finish()
         if desk.read_only:
             tell(f"the library at {desk.location} is read-only: it can be read, not changed")
         try:
-            return int(args.handler(desk, args))
+            return int(handler(desk, args))
         finally:
             desk.close()
     except DamagedLibraryError as error:
+        from paperdesk.cli.opening import offer_restore
+
         tell(str(error))
         return offer_restore(resolve_library_dir(args.library), error)
     except QueryError as error:

@@ -15,6 +15,8 @@ from paperdesk.core.team_values import TeamValues
 from paperdesk.formats.team_json import team_json
 from paperdesk.text import to_plain
 
+EXIT_ERROR = 1  # what a verb returns when it failed (2 is a usage error)
+
 
 def paper_json(paper: Paper) -> dict[str, Any]:
     """A paper for `--json`; a team library's adds `team`, everyone's values."""

@@ -1,54 +1,44 @@
-"""The arguments each verb takes; each verb's handler is a function of cli/commands.py."""
+"""The arguments each verb takes, and which function of `paperdesk.cli` runs it.
+
+A verb's handler is named, not imported ("module.function", see `handler_of`): building
+the parser, `--help` and a usage error import no service, so none of SQLAlchemy, whoosh
+or scikit-learn, and a verb imports only its own module's services (each command is a
+process of its own: start-up is paid on every one).
+"""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 from paperdesk import __version__
-from paperdesk.cli.commands import (
-    cmd_add,
-    cmd_backup,
-    cmd_check,
-    cmd_cite,
-    cmd_delete,
-    cmd_duplicates,
-    cmd_edit,
-    cmd_export,
-    cmd_history,
-    cmd_import,
-    cmd_list,
-    cmd_menu_entry,
-    cmd_note,
-    cmd_pin_keys,
-    cmd_rate,
-    cmd_reindex,
-    cmd_restore,
-    cmd_saved,
-    cmd_search,
-    cmd_shortlist,
-    cmd_show,
-    cmd_stats,
-    cmd_status,
-    cmd_syntax,
-    cmd_tag,
-    cmd_tags,
-    cmd_title,
-    cmd_undo,
-)
-from paperdesk.cli.screening_commands import cmd_screenings
-from paperdesk.cli.team_commands import add_team_parser
-from paperdesk.cli.triage_commands import SCOPE_HELP, cmd_simulate, cmd_triage
 from paperdesk.config import BACKUP_DIR
+from paperdesk.core import fields
+from paperdesk.core.citekeys import DEFAULT_PATTERN
+from paperdesk.core.evidence import AUTO_MERGE_CONFIDENCE, SUGGEST_THRESHOLD
 from paperdesk.core.fields import EDITABLE_FIELDS, RELEVANCE
 from paperdesk.core.models import Status
 from paperdesk.core.screening import ORDERS
 from paperdesk.core.triage import Decision
-from paperdesk.formats import citations
-from paperdesk.services.use_cases import duplicates, exporting, searching
-from paperdesk.services.use_cases.near_duplicates import SUGGEST_THRESHOLD
+from paperdesk.formats import bibtex_writer, citations
+from paperdesk.formats.registry import EXPORT_EXTENSIONS
 from paperdesk.services.use_cases.simulating import AI_CHOICES
+
+#: `paperdesk triage --scope`: the papers a new screening takes.
+SCOPE_HELP = "all, undecided, tag:NAME, shortlist:NAME, saved:NAME or import:ID"
+
+
+Handler = Callable[[Any, argparse.Namespace], int]
+
+
+def handler_of(args: argparse.Namespace) -> Handler:
+    """The function that runs the parsed verb, imported now."""
+    module, function = args.handler.rsplit(".", 1)
+    handler: Handler = getattr(import_module(f"paperdesk.cli.{module}"), function)
+    return handler
 
 
 def _id_list(text: str) -> list[int]:
@@ -61,9 +51,40 @@ def _id_list(text: str) -> list[int]:
 def _read_options(parser: argparse.ArgumentParser, listing: bool = True) -> None:
     parser.add_argument("--json", action="store_true", help="print a JSON list of objects")
     if listing:
-        parser.add_argument("--sort", default=RELEVANCE, choices=searching.SORT_KEYS)
+        parser.add_argument("--sort", default=RELEVANCE, choices=fields.sort_keys())
         parser.add_argument("--reverse", action="store_true", help="reverse the order")
         parser.add_argument("--limit", type=int, default=0, help="show at most N papers")
+
+
+def _add_team_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    help_text = "a team library's roles: set them up, let people in"
+    sub = commands.add_parser("team", help=help_text, description=help_text)
+    sub.set_defaults(handler="team_commands.cmd_team")
+    actions = sub.add_subparsers(dest="team_action", metavar="ACTION")
+    actions.add_parser(
+        "init",
+        help="create the library's reader, member and owner roles; you become an owner "
+        "(needs PostgreSQL's CREATEROLE)",
+    )
+    add = actions.add_parser(
+        "add-member", help="let a server role in (created if the server has none)"
+    )
+    add.add_argument("name", help="the role they log in as")
+    levels = add.add_mutually_exclusive_group()
+    for level, what in (
+        ("reader", "reads only"),
+        ("member", "writes papers, tags, shortlists and their own notes and ratings (default)"),
+        ("owner", "also adds members and upgrades the library"),
+    ):
+        levels.add_argument(
+            f"--{level}", dest="level", action="store_const", const=level, help=what
+        )
+    add.set_defaults(level="member")
+    add.add_argument(
+        "--password",
+        action="store_true",
+        help="set the role's password: asked at the terminal, or one line of stdin",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -99,12 +120,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def command(name: str, handler: Callable[..., int], help_text: str) -> argparse.ArgumentParser:
+    def command(name: str, handler: str, help_text: str) -> argparse.ArgumentParser:
+        """A verb run by `handler`, "module.function" of paperdesk.cli."""
         sub = commands.add_parser(name, help=help_text, description=help_text)
         sub.set_defaults(handler=handler)
         return sub
 
-    sub = command("import", cmd_import, "import files (seed lists, BibTeX, RIS, CSV, JSON)")
+    sub = command(
+        "import",
+        "transfer_commands.cmd_import",
+        "import files (seed lists, BibTeX, RIS, CSV, JSON)",
+    )
     sub.add_argument("files", nargs="+")
     sub.add_argument("--json", action="store_true")
     sub.add_argument(
@@ -113,25 +139,29 @@ def build_parser() -> argparse.ArgumentParser:
         help="import a file even if it looks like noise (a seed list without sentences)",
     )
 
-    sub = command("search", cmd_search, "full-text search (see `paperdesk syntax`)")
+    sub = command("search", "commands.cmd_search", "full-text search (see `paperdesk syntax`)")
     sub.add_argument("query", nargs="+")
     _read_options(sub)
 
-    sub = command("list", cmd_list, "list papers, optionally filtered by a query or shortlist")
+    sub = command(
+        "list", "commands.cmd_list", "list papers, optionally filtered by a query or shortlist"
+    )
     sub.add_argument("--query", "-q", default=None)
     sub.add_argument("--shortlist", default=None)
     _read_options(sub)
 
-    sub = command("show", cmd_show, "show papers in full")
+    sub = command("show", "commands.cmd_show", "show papers in full")
     sub.add_argument("ids", nargs="+", type=int)
     sub.add_argument("--json", action="store_true")
 
-    sub = command("tag", cmd_tag, "add or remove tags on papers")
+    sub = command("tag", "commands.cmd_tag", "add or remove tags on papers")
     sub.add_argument("ids", nargs="+", type=int)
     sub.add_argument("--add", action="append", default=[], metavar="TAG")
     sub.add_argument("--remove", action="append", default=[], metavar="TAG")
 
-    sub = command("tags", cmd_tags, "list, create, rename, merge, recolour or delete tags")
+    sub = command(
+        "tags", "commands.cmd_tags", "list, create, rename, merge, recolour or delete tags"
+    )
     tag_actions = sub.add_subparsers(dest="tags_action", metavar="ACTION")
     _read_options(tag_actions.add_parser("list", help="list tags with counts"), listing=False)
     sub.add_argument("--json", action="store_true")
@@ -150,38 +180,50 @@ def build_parser() -> argparse.ArgumentParser:
     colour.add_argument("name")
     colour.add_argument("colour")
 
-    sub = command("rate", cmd_rate, "rate papers 0-5")
+    sub = command("rate", "commands.cmd_rate", "rate papers 0-5")
     sub.add_argument("ids", nargs="+", type=int)
     sub.add_argument("rating", type=int)
 
-    sub = command("status", cmd_status, "set status: " + ", ".join(s.value for s in Status))
+    sub = command(
+        "status", "commands.cmd_status", "set status: " + ", ".join(s.value for s in Status)
+    )
     sub.add_argument("ids", nargs="+", type=int)
     sub.add_argument("status")
 
-    sub = command("title", cmd_title, "replace a paper's title")
+    sub = command("title", "commands.cmd_title", "replace a paper's title")
     sub.add_argument("id", type=int)
     sub.add_argument("title")
 
-    sub = command("add", cmd_add, "add papers by DOI, arXiv id, OpenReview id or paper URL")
+    sub = command(
+        "add",
+        "transfer_commands.cmd_add",
+        "add papers by DOI, arXiv id, OpenReview id or paper URL",
+    )
     sub.add_argument("identifiers", nargs="+", metavar="ID", help="one or many, or a pasted list")
 
-    sub = command("cite", cmd_cite, "formatted citations (APA, IEEE, ACM, Chicago)")
+    sub = command(
+        "cite", "transfer_commands.cmd_cite", "formatted citations (APA, IEEE, ACM, Chicago)"
+    )
     sub.add_argument("ids", nargs="+", type=int)
     sub.add_argument("--style", choices=list(citations.STYLES), default=citations.DEFAULT_STYLE)
     sub.add_argument("--format", dest="output", choices=citations.OUTPUTS, default="text")
     sub.add_argument("-o", "--output-file", type=Path, help="write the bibliography here")
 
-    sub = command("edit", cmd_edit, "set one field of a paper (undo takes it back)")
+    sub = command("edit", "commands.cmd_edit", "set one field of a paper (undo takes it back)")
     sub.add_argument("id", type=int)
     sub.add_argument("field", choices=[f.name for f in EDITABLE_FIELDS])
     sub.add_argument(
         "value", help='the new value, "" to empty it; authors as "Last, First; Last, First"'
     )
 
-    sub = command("delete", cmd_delete, "delete papers (undo brings them back)")
+    sub = command("delete", "commands.cmd_delete", "delete papers (undo brings them back)")
     sub.add_argument("ids", nargs="+", type=int)
 
-    sub = command("duplicates", cmd_duplicates, "list likely duplicates; merge or keep them apart")
+    sub = command(
+        "duplicates",
+        "transfer_commands.cmd_duplicates",
+        "list likely duplicates; merge or keep them apart",
+    )
     choice = sub.add_mutually_exclusive_group()
     choice.add_argument("--merge", type=_id_list, metavar="ID,ID", help="merge into one (undoable)")
     choice.add_argument("--merge-all", action="store_true", help="merge every sure group")
@@ -194,18 +236,18 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         metavar="X",
         help=f"0-1; default: list from {SUGGEST_THRESHOLD}, "
-        f"--merge-all from {duplicates.AUTO_MERGE_CONFIDENCE}",
+        f"--merge-all from {AUTO_MERGE_CONFIDENCE}",
     )
     sub.add_argument("--json", action="store_true")
 
-    sub = command("note", cmd_note, "show, set or append to a paper's Markdown note")
+    sub = command("note", "commands.cmd_note", "show, set or append to a paper's Markdown note")
     sub.add_argument("id", type=int)
     group = sub.add_mutually_exclusive_group()
     group.add_argument("--set", default=None, metavar="TEXT")
     group.add_argument("--append", default=None, metavar="TEXT")
     sub.add_argument("--json", action="store_true")
 
-    sub = command("shortlist", cmd_shortlist, "manage shortlists")
+    sub = command("shortlist", "commands.cmd_shortlist", "manage shortlists")
     actions = sub.add_subparsers(dest="shortlist_action", metavar="ACTION")
     listing = actions.add_parser("list", help="list shortlists")
     listing.add_argument("--json", action="store_true")
@@ -228,7 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
     _read_options(show)
     sub.set_defaults(json=False)
 
-    sub = command("saved", cmd_saved, "saved searches")
+    sub = command("saved", "commands.cmd_saved", "saved searches")
     saved_actions = sub.add_subparsers(dest="saved_action", metavar="ACTION")
     save = saved_actions.add_parser("save", help="save a query under a name")
     save.add_argument("name")
@@ -241,7 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub = command(
         "stats",
-        cmd_stats,
+        "screening_commands.cmd_stats",
         "library statistics; a screening's progress, stopping estimate and PRISMA counts",
     )
     sub.add_argument("--json", action="store_true")
@@ -252,7 +294,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--prisma", metavar="CSV", default=None, help="write the PRISMA counts")
     sub = command(
         "triage",
-        cmd_triage,
+        "triage_commands.cmd_triage",
         "screen paper by paper in the terminal: one key a paper (? lists them); a named "
         "screening is resumed where it was left",
     )
@@ -279,7 +321,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="a team library's screening in pairs: each member decides without seeing "
         "the others' decisions until they finish (`screenings finish`)",
     )
-    sub = command("screenings", cmd_screenings, "list screenings with their progress")
+    sub = command(
+        "screenings", "screening_commands.cmd_screenings", "list screenings with their progress"
+    )
     sub.add_argument("--json", action="store_true")
     actions = sub.add_subparsers(dest="screenings_action", metavar="ACTION")
     removal = actions.add_parser("delete", help="forget a screening (its decisions stay)")
@@ -317,7 +361,7 @@ def build_parser() -> argparse.ArgumentParser:
     resolve.add_argument("--agreed", action="store_true")
     sub = command(
         "simulate",
-        cmd_simulate,
+        "triage_commands.cmd_simulate",
         "replay triage on a labelled file (any importable format): recall vs abstracts "
         "read, WSS@95, ours beside the TF-IDF + SVM baseline and random reading; each "
         "replay stops at a recall of 0.95 (all WSS@95 needs), so the --json curves end "
@@ -344,16 +388,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="the figures and the curves (up to a recall of 0.95) as JSON",
     )
     sub.set_defaults(needs_library=False)
-    command("undo", cmd_undo, "undo your last change")
-    command("redo", cmd_undo, "redo your last undone change")
-    add_team_parser(commands)
-    sub = command("history", cmd_history, "recent changes (who, when, what)")
+    command("undo", "commands.cmd_undo", "undo your last change")
+    command("redo", "commands.cmd_undo", "redo your last undone change")
+    _add_team_parser(commands)
+    sub = command("history", "commands.cmd_history", "recent changes (who, when, what)")
     sub.add_argument("--limit", type=int, default=20)
     sub.add_argument("--json", action="store_true")
-    command("reindex", cmd_reindex, "rebuild the search index from the database")
-    sub = command("check", cmd_check, "check the database and the index")
+    command("reindex", "upkeep_commands.cmd_reindex", "rebuild the search index from the database")
+    sub = command("check", "upkeep_commands.cmd_check", "check the database and the index")
     sub.add_argument("--json", action="store_true")
-    sub = command("backup", cmd_backup, "copy the library database to a backup file")
+    sub = command(
+        "backup", "upkeep_commands.cmd_backup", "copy the library database to a backup file"
+    )
     sub.add_argument("-o", "--output", default=None, help=f"file (default: LIBRARY/{BACKUP_DIR}/)")
     sub.add_argument(
         "--keep",
@@ -363,7 +409,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = command(
         "restore",
-        cmd_restore,
+        "upkeep_commands.cmd_restore",
         "put a .sqlite3 backup in place of the library's database (also a damaged or missing "
         "one), or restore a JSON backup into an empty library",
     )
@@ -380,7 +426,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.set_defaults(needs_library=False)
     sub = command(
         "export",
-        cmd_export,
+        "transfer_commands.cmd_export",
         "export papers to BibTeX, CSV, Markdown, RIS, JSON Lines, "
         "or a lossless JSON backup of the whole library",
     )
@@ -393,7 +439,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub.add_argument(
         "--format",
-        choices=list(exporting.EXTENSIONS),
+        choices=list(EXPORT_EXTENSIONS),
         default=None,
         help="default: from the file's extension",
     )
@@ -402,20 +448,20 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--ids", default=None, help="papers by id, e.g. 1,2,7")
     sub.add_argument(
         "--flavour",
-        choices=exporting.FLAVOURS,
-        default=exporting.DEFAULT_FLAVOUR,
+        choices=bibtex_writer.FLAVOURS,
+        default=bibtex_writer.DEFAULT_FLAVOUR,
         help="BibTeX: bibtex (ASCII with LaTeX escapes, for bibtex and pdflatex; the "
         "default) or biblatex (UTF-8, for biber)",
     )
     sub.add_argument("--excel", action="store_true", help="CSV: add a BOM so Excel reads UTF-8")
     sub.add_argument(
         "--key-pattern",
-        default=exporting.DEFAULT_PATTERN,
+        default=DEFAULT_PATTERN,
         help="citation keys for papers without one (default %(default)s)",
     )
     sub = command(
         "pin-keys",
-        cmd_pin_keys,
+        "transfer_commands.cmd_pin_keys",
         "store the citation keys exports give papers without one, so later edits of "
         "their titles or authors leave them alone (undo takes them back)",
     )
@@ -424,12 +470,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--ids", default=None, help="papers by id, e.g. 1,2,7")
     sub.add_argument(
         "--key-pattern",
-        default=exporting.DEFAULT_PATTERN,
+        default=DEFAULT_PATTERN,
         help="the keys to make (default %(default)s)",
     )
-    sub = command("syntax", cmd_syntax, "print the search syntax cheat-sheet")
+    sub = command("syntax", "commands.cmd_syntax", "print the search syntax cheat-sheet")
     sub.set_defaults(needs_library=False)
-    sub = command("menu-entry", cmd_menu_entry, "add the desktop app to your applications menu")
+    sub = command(
+        "menu-entry",
+        "upkeep_commands.cmd_menu_entry",
+        "add the desktop app to your applications menu",
+    )
     sub.add_argument("--remove", action="store_true", help="take it out of the menu again")
     sub.set_defaults(needs_library=False)
     return parser

@@ -38,34 +38,3 @@ def _new_password(name: str) -> str:
     if not password:
         raise PaperdeskError("an empty password: nothing was changed")
     return password
-
-
-def add_team_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    help_text = "a team library's roles: set them up, let people in"
-    sub = commands.add_parser("team", help=help_text, description=help_text)
-    sub.set_defaults(handler=cmd_team)
-    actions = sub.add_subparsers(dest="team_action", metavar="ACTION")
-    actions.add_parser(
-        "init",
-        help="create the library's reader, member and owner roles; you become an owner "
-        "(needs PostgreSQL's CREATEROLE)",
-    )
-    add = actions.add_parser(
-        "add-member", help="let a server role in (created if the server has none)"
-    )
-    add.add_argument("name", help="the role they log in as")
-    levels = add.add_mutually_exclusive_group()
-    for level, what in (
-        ("reader", "reads only"),
-        ("member", "writes papers, tags, shortlists and their own notes and ratings (default)"),
-        ("owner", "also adds members and upgrades the library"),
-    ):
-        levels.add_argument(
-            f"--{level}", dest="level", action="store_const", const=level, help=what
-        )
-    add.set_defaults(level="member")
-    add.add_argument(
-        "--password",
-        action="store_true",
-        help="set the role's password: asked at the terminal, or one line of stdin",
-    )

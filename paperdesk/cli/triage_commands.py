@@ -24,7 +24,7 @@ from typing import TextIO
 
 from paperdesk.cli.keys import KeySource
 from paperdesk.cli.output import width
-from paperdesk.core.double_screening import PairFigures
+from paperdesk.cli.parser import SCOPE_HELP
 from paperdesk.core.errors import InvalidValueError, PaperdeskError
 from paperdesk.core.models import Paper
 from paperdesk.core.scope import Kind, Scope
@@ -32,7 +32,6 @@ from paperdesk.core.screening import DEFAULT_NAME, UNDECIDED, Screening
 from paperdesk.core.triage import (
     Decision,
     Progress,
-    TriageStats,
     pace_per_hour,
 )
 from paperdesk.services.runtime.desk import Desk
@@ -47,7 +46,6 @@ from paperdesk.services.use_cases import (
     tagging,
     triage,
 )
-from paperdesk.services.use_cases.screenings import Prisma
 
 DECISION_KEYS = {"s": Decision.KEEP, "m": Decision.MAYBE, "x": Decision.DISCARD}
 HELP = """\
@@ -55,7 +53,6 @@ s keep (onto the target shortlist)   m maybe   x discard (then a reason's key)  
 t tags (commas between)   n note   j next (decide later)   k previous
 u undo   ? these keys   q quit"""
 #: `--scope`: what a new screening goes through (the papers not yet decided by default).
-SCOPE_HELP = "all, undecided, tag:NAME, shortlist:NAME, saved:NAME or import:ID"
 
 
 def cmd_simulate(_desk: Desk | None, args: argparse.Namespace) -> int:
@@ -304,32 +301,3 @@ def _show(paper: Paper, progress: str, screening: Screening, say: Callable[[str]
         say("tags: " + ", ".join(paper.tags))
     reasons = " (1-9 reason)" if screening.reasons else ""
     say(f"[s]keep [m]aybe [x]discard{reasons} [1-5]rate [t]ag [n]ote [j/k]next/prev [u]ndo [q]uit")
-
-
-def stats_json(
-    figures: TriageStats, counts: Prisma | None, pairs: PairFigures | None = None
-) -> dict[str, object]:
-    """The triage figures of `paperdesk stats --json` (the statistics view's numbers);
-    `pairs`: a team screening's members' progress and agreement."""
-    estimate = figures.estimate
-    return {
-        "screening": figures.screening or None,
-        "papers": figures.papers,
-        "undecided": figures.undecided,
-        "decisions": figures.decisions,
-        "read": figures.read,
-        "relevant_found": figures.found,
-        "pace_per_hour": figures.pace_per_hour,
-        "hours_left": figures.hours_left,
-        "discards_since_keep": figures.discards_since_keep,
-        "relevant_left": estimate.left if estimate else None,
-        "relevant_left_interval": [estimate.low, estimate.high] if estimate else None,
-        "estimate_method": estimate.method if estimate else None,
-        "knee_says_stop": estimate.knee if estimate else False,
-        "decisions_per_day": {day.isoformat(): count for day, count in figures.per_day},
-        "stopping_hint": figures.stopping_hint(),
-        "prisma": dict(counts.rows()) if counts else None,
-        "members": [vars(m) for m in pairs.members] if pairs else None,
-        "agreement": [vars(a) for a in pairs.agreements] if pairs and not pairs.hidden else None,
-        "conflicts": pairs.conflicts if pairs and not pairs.hidden else None,
-    }

@@ -148,3 +148,13 @@ def _first_number(raw: Mapping[str, str], names: tuple[str, ...]) -> str:
             found = _FIRST_NUMBER.search(value)
             return found.group(0).lstrip("0") or "0" if found else normalise_for_matching(value)
     return ""
+
+
+# How similar two abstracts must be (near_duplicates) and how sure a cluster must be
+# (duplicates): here in core because `paperdesk duplicates --help` states them too.
+#: Import merges a record into a paper at or above this similarity.
+MATCH_THRESHOLD = 0.95
+#: `paperdesk duplicates` offers pairs at or above this similarity, with their score.
+SUGGEST_THRESHOLD = 0.85
+#: `merge_all` merges clusters at least this sure unless told otherwise.
+AUTO_MERGE_CONFIDENCE = 0.95

@@ -177,6 +177,13 @@ WRITERS: dict[str, WriterFormat] = {
     )
 }
 
+BACKUP_FORMAT = "json"
+#: Export format name -> file extension. "json" is the lossless backup of the whole
+#: library (services.backup), beside the writers' formats.
+EXPORT_EXTENSIONS = {name: w.extensions[0] for name, w in WRITERS.items()} | {
+    BACKUP_FORMAT: BACKUP_EXTENSION
+}
+
 
 # --- choosing a reader ---------------------------------------------------------------
 

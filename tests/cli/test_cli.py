@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -10,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from paperdesk.cli.parser import build_parser, handler_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = sorted((ROOT / "seeds").glob("*.txt"))
@@ -168,6 +171,39 @@ def test_the_command_line_starts_without_scikit_learn() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
     )
     assert shown.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["rate", "--help"], ["rate", "x"], ["nonsense"]])
+def test_help_and_usage_errors_load_no_store_index_or_toolkit(argv: list[str]) -> None:
+    """`--help` and a usage error end before the store, the index, scikit-learn or Qt are
+    imported (they took ~0.8 s of every command's start)."""
+    probe = (
+        "import contextlib, io, sys\n"
+        "from paperdesk.cli.main import main\n"
+        "quiet = io.StringIO()\n"
+        "with contextlib.redirect_stdout(quiet), contextlib.redirect_stderr(quiet):\n"
+        "    try:\n"
+        f"        main({argv!r})\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "heavy = ('sqlalchemy', 'whoosh', 'sklearn', 'PySide6', 'psycopg')\n"
+        "print(sorted(name for name in heavy if name in sys.modules))"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert shown.stdout.strip() == "[]", shown.stderr
+
+
+def test_every_verb_names_a_handler_that_exists() -> None:
+    """Verbs name their handlers ("module.function", imported when the verb runs): a
+    misspelt one would fail only when a user runs that verb."""
+    parser = build_parser()
+    verbs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert len(verbs.choices) > 30
+    for name, sub in verbs.choices.items():
+        handler = handler_of(argparse.Namespace(handler=sub.get_default("handler")))
+        assert callable(handler), name
 
 
 def test_edit_sets_any_field_names_a_bad_value_and_undo_takes_it_back(

@@ -37,7 +37,12 @@ from typing import Any
 
 from paperdesk.core.changes import Changes
 from paperdesk.core.errors import InvalidValueError
-from paperdesk.core.evidence import Evidence, contradictions
+from paperdesk.core.evidence import (
+    AUTO_MERGE_CONFIDENCE,
+    SUGGEST_THRESHOLD,
+    Evidence,
+    contradictions,
+)
 from paperdesk.core.models import Identifiers, Paper, PaperRecord, Status
 from paperdesk.services.runtime.desk import Desk
 from paperdesk.services.use_cases._sync import mutation
@@ -45,15 +50,11 @@ from paperdesk.services.use_cases.matching import IDENTIFIER_KINDS, KEY_KINDS, K
 from paperdesk.services.use_cases.merging import merge_updates
 from paperdesk.services.use_cases.near_duplicates import (
     MAX_BLOCK,
-    SUGGEST_THRESHOLD,
     NearDuplicateIndex,
     real_title,
 )
 from paperdesk.store.library import Library
 from paperdesk.store.merges import PaperMerge
-
-#: `merge_all` merges clusters at least this sure unless told otherwise.
-AUTO_MERGE_CONFIDENCE = 0.95
 
 _STATUS_ORDER = [Status.NEW, Status.SKIMMED, Status.DISCARDED, Status.TO_READ, Status.READ]
 

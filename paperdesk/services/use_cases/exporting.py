@@ -20,25 +20,17 @@ from pathlib import Path
 from typing import TextIO
 
 from paperdesk.core.changes import Changes
-from paperdesk.core.citekeys import DEFAULT_PATTERN as DEFAULT_PATTERN  # the CLI's default
-from paperdesk.core.citekeys import assign_keys, check_pattern, is_valid_key
+from paperdesk.core.citekeys import DEFAULT_PATTERN, assign_keys, check_pattern, is_valid_key
 from paperdesk.core.errors import Cancelled, InvalidValueError
 from paperdesk.core.models import BibtexDefinitions, Paper
 from paperdesk.core.scope import Scope
-from paperdesk.formats.bibtex_writer import DEFAULT_FLAVOUR as DEFAULT_FLAVOUR  # the CLI's
-from paperdesk.formats.bibtex_writer import FLAVOURS as FLAVOURS
-from paperdesk.formats.registry import BACKUP_EXTENSION, WRITERS
+from paperdesk.formats.registry import BACKUP_FORMAT, WRITERS
+from paperdesk.formats.registry import EXPORT_EXTENSIONS as EXTENSIONS
 from paperdesk.formats.registry import WriteOptions as Options
 from paperdesk.services.runtime.desk import Desk
 from paperdesk.services.use_cases import backup, searching
 from paperdesk.services.use_cases._sync import mutation
 from paperdesk.services.use_cases.export_target import check_target, open_target
-
-BACKUP_FORMAT = "json"
-#: Format name -> file extension. "json" is the lossless backup of the whole library.
-EXTENSIONS = {name: w.extensions[0] for name, w in WRITERS.items()} | {
-    BACKUP_FORMAT: BACKUP_EXTENSION
-}
 
 
 @dataclass(frozen=True)

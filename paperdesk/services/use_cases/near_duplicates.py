@@ -36,16 +36,13 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
 
+from paperdesk.core.evidence import MATCH_THRESHOLD
 from paperdesk.core.models import PaperRecord
 from paperdesk.core.text import collapse_whitespace
 from paperdesk.text import to_plain
 
 log = logging.getLogger(__name__)
 
-#: Import merges a record into a paper at or above this similarity.
-MATCH_THRESHOLD = 0.95
-#: `paperdesk duplicates` offers pairs at or above this similarity, with their score.
-SUGGEST_THRESHOLD = 0.85
 #: A block key shared by more papers than this is boilerplate, not evidence.
 MAX_BLOCK = 50
 #: Shorter abstracts ("Withdrawn.", "See the paper.") say too little to compare.
