@@ -18,9 +18,9 @@ from typing import Any
 
 from pylatexenc.latex2text import LatexNodes2Text
 
+from paperdesk.core.evidence import SUGGEST_THRESHOLD
 from paperdesk.services.use_cases.near_duplicates import (
     MATCH_THRESHOLD,
-    SUGGEST_THRESHOLD,
     NearDuplicateIndex,
 )
 

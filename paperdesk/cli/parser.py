@@ -361,7 +361,7 @@ def build_parser() -> argparse.ArgumentParser:
     resolve.add_argument("--agreed", action="store_true")
     sub = command(
         "simulate",
-        "triage_commands.cmd_simulate",
+        "simulate_commands.cmd_simulate",
         "replay triage on a labelled file (any importable format): recall vs abstracts "
         "read, WSS@95, ours beside the TF-IDF + SVM baseline and random reading; each "
         "replay stops at a recall of 0.95 (all WSS@95 needs), so the --json curves end "

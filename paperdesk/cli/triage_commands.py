@@ -1,4 +1,4 @@
-"""`paperdesk triage` (a keyboard loop in the terminal) and `paperdesk simulate`.
+"""`paperdesk triage`: a keyboard loop in the terminal.
 
 A triage is a screening (core/screening.py): `--screening NAME` creates it or resumes
 it, with its scope, seed query, order and progress. At a terminal the loop reads single
@@ -19,7 +19,6 @@ import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
 from typing import TextIO
 
 from paperdesk.cli.keys import KeySource
@@ -42,7 +41,6 @@ from paperdesk.services.use_cases import (
     notes,
     reading,
     screenings,
-    simulating,
     tagging,
     triage,
 )
@@ -52,18 +50,6 @@ HELP = """\
 s keep (onto the target shortlist)   m maybe   x discard (then a reason's key)   0-5 rate
 t tags (commas between)   n note   j next (decide later)   k previous
 u undo   ? these keys   q quit"""
-#: `--scope`: what a new screening goes through (the papers not yet decided by default).
-
-
-def cmd_simulate(_desk: Desk | None, args: argparse.Namespace) -> int:
-    rule = simulating.relevance_rule(args.relevant)  # refused at once when malformed
-    records = simulating.labelled_records(Path(args.file), rule, args.prior)
-    result = simulating.simulate_records(records, rule, args.prior, args.seed, args.ai)
-    if args.json:
-        print(result.to_json())
-    else:
-        print(result.summary())
-    return 0
 
 
 @dataclass

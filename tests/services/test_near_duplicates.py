@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from paperdesk.core.evidence import SUGGEST_THRESHOLD
 from paperdesk.services.use_cases.near_duplicates import (
     MATCH_THRESHOLD,
     MAX_BLOCK,
-    SUGGEST_THRESHOLD,
     NearDuplicateIndex,
     block_keys,
 )
