@@ -1,4 +1,5 @@
-"""`paperdesk duplicates` as a user types it: list, mark apart, merge, undo."""
+"""`paperdesk duplicates` as a user types it: list, mark apart, merge, undo (each
+command in this process: `invoke`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import SEEDS, run
+from tests.cli.test_cli import SEEDS, invoke
 
 TTT_START = "Self-attention performs well in long context"
 
@@ -26,13 +27,13 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Path:
     later = tmp_path / "later.txt"
     later.write_text(f"ICML 2025 camera-ready\n\n{revised}\n", encoding="utf-8")
     folder = tmp_path / "library"
-    run(folder, "import", *map(str, SEEDS))
-    assert "1 added" in run(folder, "import", str(later)).stdout
+    invoke(folder, "import", *map(str, SEEDS))
+    assert "1 added" in invoke(folder, "import", str(later)).stdout
     return folder
 
 
 def clusters(library: Path) -> list[dict[str, object]]:
-    return json.loads(run(library, "duplicates", "--json").stdout)
+    return json.loads(invoke(library, "duplicates", "--json").stdout)
 
 
 def test_duplicates_are_listed_marked_apart_merged_and_undone(library: Path) -> None:
@@ -40,24 +41,26 @@ def test_duplicates_are_listed_marked_apart_merged_and_undone(library: Path) -> 
     first, second = cluster["ids"]
     assert 0.85 <= cluster["confidence"] < 0.95 and cluster["keep"] == first
     assert cluster["reasons"][0].startswith("similar text")
-    text = run(library, "duplicates").stdout
+    text = invoke(library, "duplicates").stdout
     assert f"--merge {first},{second} keeps {first}" in text
     assert max(len(line) for line in text.splitlines()) <= 80
 
-    merged_all = run(library, "duplicates", "--merge-all").stdout
+    merged_all = invoke(library, "duplicates", "--merge-all").stdout
     assert merged_all.startswith("No duplicates with confidence 0.95 or more")
 
-    marked = run(library, "duplicates", "--not-duplicates", f"{first},{second}").stdout
+    marked = invoke(library, "duplicates", "--not-duplicates", f"{first},{second}").stdout
     assert marked.startswith(f"Mark {min(first, second)}, {max(first, second)} as not duplicates")
     assert clusters(library) == []
-    run(library, "undo")
+    invoke(library, "undo")
     assert len(clusters(library)) == 1
 
-    out = run(library, "duplicates", "--merge", f"{second},{first}", "--keep", str(second)).stdout
+    out = invoke(
+        library, "duplicates", "--merge", f"{second},{first}", "--keep", str(second)
+    ).stdout
     assert out.startswith(f"Merge {first} into {second}")
-    assert "38 papers" in run(library, "list").stderr
-    run(library, "undo")
-    shown = json.loads(run(library, "show", str(first), str(second), "--json").stdout)
+    assert "38 papers" in invoke(library, "list").stderr
+    invoke(library, "undo")
+    shown = json.loads(invoke(library, "show", str(first), str(second), "--json").stdout)
     assert [p["id"] for p in shown] == [first, second]
 
 
@@ -73,5 +76,5 @@ def test_duplicates_are_listed_marked_apart_merged_and_undone(library: Path) -> 
 def test_bad_requests_exit_with_a_message(
     library: Path, args: tuple[str, ...], status: int, message: str
 ) -> None:
-    result = run(library, "duplicates", *args, check=False)
+    result = invoke(library, "duplicates", *args, check=False)
     assert result.returncode == status and message in result.stderr
