@@ -28,7 +28,7 @@ import pytest
 from paperdesk.core.scope import Scope
 from paperdesk.services.runtime.desk import Desk
 from paperdesk.services.use_cases import reading, searching
-from tests.cli.test_cli import ROOT, SEEDS, run
+from tests.cli.test_cli import ROOT, SEEDS, invoke
 
 SEED_PAPERS = 38
 IMPORTED = 300
@@ -106,12 +106,12 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A library of the seeds with a note, plus the files the commands read."""
     folder = tmp_path_factory.mktemp("kill")
     library = folder / "library"
-    run(library, "import", *map(str, SEEDS))
-    run(library, "note", "5", "--set", "old note")
-    run(library, "tag", "1", "--add", "snapshot")
-    run(library, "backup", "-o", str(folder / "snap.sqlite3"))
-    run(library, "tag", "1", "--remove", "snapshot")
-    run(library, "tag", "2", "--add", "before-restore")
+    invoke(library, "import", *map(str, SEEDS))
+    invoke(library, "note", "5", "--set", "old note")
+    invoke(library, "tag", "1", "--add", "snapshot")
+    invoke(library, "backup", "-o", str(folder / "snap.sqlite3"))
+    invoke(library, "tag", "1", "--remove", "snapshot")
+    invoke(library, "tag", "2", "--add", "before-restore")
     (folder / "extra.jsonl").write_text(
         "".join(
             json.dumps(
@@ -153,8 +153,9 @@ def kill_trial(base: Path, kind: Kind, delay: float, scratch: Path) -> str:
     process.send_signal(signal.SIGKILL)
     _, stderr = process.communicate()
     assert b"Traceback" not in stderr, stderr.decode()
-    # The next program finds the library sound (rebuilding an index a kill cut short).
-    checked = run(library, "check", check=False)
+    # The next program finds the library sound (rebuilding an index a kill cut short);
+    # opened in this process, as the library was never opened here before.
+    checked = invoke(library, "check", check=False)
     assert checked.returncode == 0, (kind.name, delay, checked.stdout, checked.stderr)
     with Desk.open(library) as desk:
         return kind.outcome(desk, scratch)
