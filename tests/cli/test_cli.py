@@ -38,7 +38,7 @@ def run(library: Path, *args: str, check: bool = True) -> subprocess.CompletedPr
     return result
 
 
-def invoke(library: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+def invoke(library: Path | str, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     """`run` in this process: the verb's behaviour without a new interpreter's start
     (0.7 s of imports a command). For what a verb does; `run` for the process itself
     (exit codes, the environment, signals, other programs)."""

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.test_cli import invoke
 from tests.postgres_server import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,8 +46,20 @@ def listed_ids(output: str) -> list[int]:
 
 
 def test_the_verbs_work_on_a_team_library_and_no_folder_named_postgresql_appears(
-    postgres_server: PostgresServer, team_database: str, tmp_path: Path
+    postgres_server: PostgresServer,
+    team_database: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # Each verb in this process (what they do on a team library), run where `paperdesk`
+    # would run them: in tmp_path, with its own user data folder.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    monkeypatch.delenv("PAPERDESK_LIBRARY", raising=False)
+
+    def paperdesk(_where: Path, *args: str, library: str) -> subprocess.CompletedProcess[str]:
+        return invoke(library, *args)
+
     alice = postgres_server.url(team_database, "alice")
     bob = postgres_server.url(team_database, "bob")
     imported = paperdesk(tmp_path, "import", *map(str, SEEDS), library=alice).stdout
