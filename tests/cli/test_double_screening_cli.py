@@ -20,6 +20,7 @@ from paperdesk.services.use_cases import (
     tagging,
     triage,
 )
+from tests.cli.test_cli import invoke
 from tests.cli.test_team_cli import SEEDS, paperdesk
 from tests.postgres_server import PostgresServer
 
@@ -41,6 +42,7 @@ def test_bob_lists_the_conflicts_resolves_one_and_reads_the_agreement(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    monkeypatch.chdir(tmp_path)  # where bob's commands run (in this process: `invoke`)
     alice_url = postgres_server.url(team_database, "alice")
     bob_url = postgres_server.url(team_database, "bob")
     with Desk.open_team(TeamAddress.parse(alice_url)) as alice:
@@ -54,31 +56,27 @@ def test_bob_lists_the_conflicts_resolves_one_and_reads_the_agreement(
         with Desk.open_team(TeamAddress.parse(bob_url)) as bob:
             screen(bob, BOB)
             notes.set_note(bob, 2, "bob: the only method that scales")
-    hidden = paperdesk(tmp_path, "screenings", "conflicts", "Pairs", library=bob_url, check=False)
+    hidden = invoke(bob_url, "screenings", "conflicts", "Pairs", check=False)
     assert hidden.returncode != 0 and "finish it to see the conflicts" in hidden.stderr
-    finished = paperdesk(tmp_path, "screenings", "finish", "Pairs", library=bob_url).stdout
+    finished = invoke(bob_url, "screenings", "finish", "Pairs").stdout
     assert "your decisions are final" in finished
-    listed = paperdesk(tmp_path, "screenings", "conflicts", "Pairs", library=bob_url).stdout
+    listed = invoke(bob_url, "screenings", "conflicts", "Pairs").stdout
     assert "alice and bob: agreed on 2 of 4, Cohen's kappa 0.20" in listed
     assert "    alice: Discard (off topic)\n    bob: Keep\n        bob: the only method" in listed
-    as_json = json.loads(
-        paperdesk(tmp_path, "screenings", "conflicts", "Pairs", "--json", library=bob_url).stdout
-    )
+    as_json = json.loads(invoke(bob_url, "screenings", "conflicts", "Pairs", "--json").stdout)
     assert [c["paper"] for c in as_json["conflicts"]] == [2, 3]
     assert as_json["agreement"][0]["kappa"] == pytest.approx(0.2)
-    resolved = paperdesk(tmp_path, "screenings", "resolve", "Pairs", "2", "keep", library=bob_url)
+    resolved = invoke(bob_url, "screenings", "resolve", "Pairs", "2", "keep")
     assert "Resolve: Keep to Kept: paper 2" in resolved.stdout
-    settled = paperdesk(tmp_path, "screenings", "resolve", "Pairs", "--agreed", library=bob_url)
+    settled = invoke(bob_url, "screenings", "resolve", "Pairs", "--agreed")
     assert "Settle 2 agreed papers of Pairs: 2 papers" in settled.stdout
-    stats = json.loads(
-        paperdesk(tmp_path, "stats", "--screening", "Pairs", "--json", library=bob_url).stdout
-    )["triage"]
+    stats = json.loads(invoke(bob_url, "stats", "--screening", "Pairs", "--json").stdout)["triage"]
     assert [(m["member"], m["decided"], m["finished"]) for m in stats["members"]] == [
         ("alice", 4, True),
         ("bob", 4, True),
     ]
     assert stats["conflicts"] == 1  # paper 3 is left
-    text = paperdesk(tmp_path, "stats", "--screening", "Pairs", library=bob_url).stdout
+    text = invoke(bob_url, "stats", "--screening", "Pairs").stdout
     assert "Conflicts to resolve: 1" in text
 
 
