@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import ROOT, run
+from tests.cli.test_cli import ROOT, invoke
 
 MOLECULES = ROOT / "tests" / "data" / "molecules.csv"
 QUERY = "diffusion models for molecules"
@@ -23,7 +23,7 @@ QUERY = "diffusion models for molecules"
 @pytest.fixture
 def library(tmp_path: Path) -> Path:
     folder = tmp_path / "library"
-    run(folder, "import", str(MOLECULES))
+    invoke(folder, "import", str(MOLECULES))
     return folder
 
 
@@ -62,9 +62,9 @@ def test_a_screening_is_resumed_by_name_and_listed_with_its_progress(library: Pa
     triage(library, "x\nm\nq\n", "--screening", "Review", "--scope", "all", "--order", "file")
     out = triage(library, "q\n", "--screening", "review")  # resumed, whatever the case
     assert "2 of 12 decided" in out and "file order" in out
-    listed = json.loads(run(library, "screenings", "--json").stdout)
+    listed = json.loads(invoke(library, "screenings", "--json").stdout)
     assert [(s["name"], s["decided"], s["papers"]) for s in listed] == [("Review", 2, 12)]
-    assert "Review: 2 of 12 decided" in run(library, "screenings").stdout
+    assert "Review: 2 of 12 decided" in invoke(library, "screenings").stdout
 
 
 def test_a_discard_carries_a_reason_and_stats_give_the_prisma_counts(
@@ -72,16 +72,16 @@ def test_a_discard_carries_a_reason_and_stats_give_the_prisma_counts(
 ) -> None:
     args = ("--screening", "Review", "--scope", "all", "--order", "file")
     triage(library, "s\nx 2\nx 1\nx\nq\n", *args, "--reasons", "off topic,not generative")
-    text = " ".join(run(library, "stats").stdout.split())
+    text = " ".join(invoke(library, "stats").stdout.split())
     assert "Screening 'Review': 4 of 12 papers decided" in text
     assert "excluded: not generative: 1" in text and "excluded: off topic: 1" in text
-    figures = json.loads(run(library, "stats", "--json").stdout)["triage"]
+    figures = json.loads(invoke(library, "stats", "--json").stdout)["triage"]
     assert figures["prisma"]["records excluded"] == 3
     assert figures["relevant_left_interval"] is not None
     path = tmp_path / "prisma.csv"
-    run(library, "stats", "--prisma", str(path))
+    invoke(library, "stats", "--prisma", str(path))
     assert "records included,1" in path.read_text(encoding="utf-8")
-    whole = json.loads(run(library, "stats", "--json", "--library-wide").stdout)["triage"]
+    whole = json.loads(invoke(library, "stats", "--json", "--library-wide").stdout)["triage"]
     assert whole["screening"] is None and whole["decisions"] == 4
 
 
@@ -125,7 +125,7 @@ def test_at_a_terminal_the_loop_reads_single_keys_without_enter(library: Path) -
         _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert "2 of 12 decided" in tail
-    out = run(library, "stats", "--json").stdout
+    out = invoke(library, "stats", "--json").stdout
     assert json.loads(out)["triage"]["prisma"]["excluded: off topic"] == 1
 
 
@@ -161,7 +161,7 @@ def test_simulate_refuses_a_bad_rule_in_under_a_second(rule: str, says: str) -> 
 
 
 def test_simulate_reads_a_label_column_and_any_field_with_the_ai_chosen(tmp_path: Path) -> None:
-    out = run(
+    out = invoke(
         tmp_path / "unused",
         "simulate",
         str(MOLECULES),
@@ -173,7 +173,7 @@ def test_simulate_reads_a_label_column_and_any_field_with_the_ai_chosen(tmp_path
     ).stdout
     result = json.loads(out)
     assert (result["n_relevant"], [r["method"] for r in result["runs"]]) == (4, ["ours"])
-    area = run(
+    area = invoke(
         tmp_path / "unused",
         "simulate",
         str(MOLECULES),
@@ -188,13 +188,15 @@ def test_simulate_reads_a_label_column_and_any_field_with_the_ai_chosen(tmp_path
 def test_a_screening_exports_and_imports_as_a_labelled_dataset(library: Path, tmp_path: Path):
     triage(library, "s\nx\nx\nq\n", "--screening", "Review", "--scope", "all", "--order", "file")
     path = tmp_path / "review.csv"
-    assert "12 papers written" in run(library, "screenings", "export", "Review", str(path)).stdout
+    assert (
+        "12 papers written" in invoke(library, "screenings", "export", "Review", str(path)).stdout
+    )
     text = path.read_text(encoding="utf-8")
     assert text.splitlines()[0].endswith("label_included,exclusion_reason")
     other = tmp_path / "other"
-    out = run(other, "screenings", "import", "From ASReview", str(path)).stdout
+    out = invoke(other, "screenings", "import", "From ASReview", str(path)).stdout
     assert "3 labels" in out
-    listed = json.loads(run(other, "screenings", "--json").stdout)
+    listed = json.loads(invoke(other, "screenings", "--json").stdout)
     assert [(s["name"], s["decided"], s["relevant"]) for s in listed] == [("From ASReview", 3, 1)]
 
 
