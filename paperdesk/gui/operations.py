@@ -14,6 +14,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from paperdesk.core.changes import Changes
+from paperdesk.core.errors import ServerUnreachable
 from paperdesk.gui.dialogs.questions import ErrorReporter
 from paperdesk.gui.tasks import ErrorCallback, Job, ProgressCallback, TaskRunner
 from paperdesk.services.runtime.desk import Desk
@@ -39,6 +40,9 @@ class Operations:
         #: Keeps a rating or status a team library's absent server could not take
         #: (gui/team/offline.py); None: such a change is refused like any other.
         self.keep_offline: Callable[[PendingChange], None] | None = None
+        #: Told when an action found a team library's server away (gui/team/offline.py
+        #: then goes offline, and retries what was kept once the server answers).
+        self.server_lost: Callable[[ServerUnreachable], None] | None = None
 
     def perform(
         self,
@@ -61,12 +65,14 @@ class Operations:
                 before_apply()
             self.apply_changes(changes)
 
-        return self.runner.write(
-            name,
-            lambda job: action(desk),
-            on_done=done,
-            on_error=on_error or partial(self.errors.report, name),
-        )
+        report = on_error or partial(self.errors.report, name)
+
+        def failed(error: BaseException) -> None:
+            report(error)
+            if isinstance(error, ServerUnreachable) and self.server_lost is not None:
+                self.server_lost(error)
+
+        return self.runner.write(name, lambda job: action(desk), on_done=done, on_error=failed)
 
     def read(
         self,

@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QInputDialog, QWidget
 
-from paperdesk.core.errors import PasswordNeeded
+from paperdesk.core.errors import PasswordNeeded, ServerUnreachable
 from paperdesk.core.scope import Kind, Scope
 from paperdesk.core.team_url import TeamAddress
 from paperdesk.core.triage import Decision
@@ -32,6 +32,7 @@ from paperdesk.services.use_cases import (
     importing,
     note_drafts,
     notes,
+    pending_changes,
     reading,
     screenings,
     searching,
@@ -42,6 +43,10 @@ from tests.gui.tcp_proxy import TcpProxy
 from tests.postgres_server import PostgresServer, password_of
 
 SHOWN_WITHIN_MS = 3000
+# For a state that must come, not a promised delay: what a loaded machine may need (the
+# offline test waited 5 s for bob's note after reconnecting and failed 3 of 3 runs at
+# load 12 on two cores; the wait costs nothing when the state comes early).
+EVENTUALLY_MS = 30_000
 
 
 @pytest.fixture
@@ -308,26 +313,29 @@ def test_an_unreachable_server_makes_the_window_read_only_and_loses_nothing_type
     # once another paper is shown.
     window.detail.notes.editor.setPlainText("typed while offline")
     window.detail.notes.flush()
-    qtbot.waitUntil(lambda: window.runner.is_idle(), timeout=5000)
+    qtbot.waitUntil(lambda: window.runner.is_idle(), timeout=EVENTUALLY_MS)
     window.table.select_ids([second], second)
-    qtbot.waitUntil(lambda: first in window.detail.notes.drafts(), timeout=5000)
+    qtbot.waitUntil(lambda: first in window.detail.notes.drafts(), timeout=EVENTUALLY_MS)
     # A paper listed before the outage, never shown in the detail pane, is readable.
     shown = window.detail.paper()
     assert shown is not None and shown.id == second
     assert shown.abstract == reading.paper(team, second).abstract != ""
     # A rating set meanwhile is kept on this machine, counted in the banner.
     papers.set_rating(window.operations, [second], 4)
-    qtbot.waitUntil(lambda: "1 change kept on this machine" in banner.text(), timeout=5000)
+    qtbot.waitUntil(lambda: "1 change kept on this machine" in banner.text(), timeout=EVENTUALLY_MS)
     assert window.errors.shown == []
     # It shows as waiting: hollow stars in the table and faint ones in the detail pane.
     stars = window.detail.single.stars
     assert stars.rating() == 4 and "waiting for the server" in stars.toolTip()
     rating_cell = window.model.index(window.model.row_of(second), Column.RATING)
-    assert rating_cell.data() == "☆☆☆☆"
+    # (the table hears of the pending change after the banner: wait, do not assume)
+    qtbot.waitUntil(lambda: rating_cell.data() == "☆☆☆☆", timeout=EVENTUALLY_MS)
     assert "waiting for the server" in rating_cell.data(Qt.ItemDataRole.ToolTipRole)
     # A tag is kept too.
     tags.add_tags(window.operations, [second], ["read-offline"])
-    qtbot.waitUntil(lambda: "2 changes kept on this machine" in banner.text(), timeout=5000)
+    qtbot.waitUntil(
+        lambda: "2 changes kept on this machine" in banner.text(), timeout=EVENTUALLY_MS
+    )
     assert window.errors.shown == []
     grab(window, tmp_path / "offline-pending.png")
     # A search cannot run meanwhile: the search bar says why, no error box.
@@ -337,14 +345,14 @@ def test_an_unreachable_server_makes_the_window_read_only_and_loses_nothing_type
     assert window.errors.shown == []
     proxy.start()
     qtbot.waitUntil(lambda: not banner.isVisible(), timeout=SHOWN_WITHIN_MS + 2000)
-    qtbot.waitUntil(lambda: bobs_note(team, first) == "typed while offline", timeout=5000)
-    qtbot.waitUntil(lambda: bobs_rating(team, second) == 4, timeout=5000)  # applied now
+    qtbot.waitUntil(lambda: bobs_note(team, first) == "typed while offline", timeout=EVENTUALLY_MS)
+    qtbot.waitUntil(lambda: bobs_rating(team, second) == 4, timeout=EVENTUALLY_MS)  # applied now
     assert "read-offline" in reading.paper(team, second).tags
-    qtbot.waitUntil(lambda: rating_cell.data() == "★★★★", timeout=5000)  # stored: solid
+    qtbot.waitUntil(lambda: rating_cell.data() == "★★★★", timeout=EVENTUALLY_MS)  # stored: solid
     assert "waiting" not in stars.toolTip()
     assert not window.desk.offline and window.detail.notes.drafts() == {}
     message = window.search_bar.message
-    qtbot.waitUntil(lambda: not message.isVisible(), timeout=5000)  # the search ran again
+    qtbot.waitUntil(lambda: not message.isVisible(), timeout=EVENTUALLY_MS)  # the search ran again
     window.search_bar.set_text("")
     # (a refresh for the drafts just saved may still list the last search first)
     qtbot.waitUntil(lambda: window.model.rowCount() == reading.count(team), timeout=10_000)
@@ -362,6 +370,57 @@ def test_an_unreachable_server_makes_the_window_read_only_and_loses_nothing_type
     # bob's note is in bob's index (each member searches their own notes).
     with Desk.open_team(TeamAddress.parse(bobs_address(postgres_server, team_database))) as bob:
         assert searching.listing(bob, Scope(), "typed offline").ids == [first]
+
+
+# bob's first change may come before his local index exists: `_sync` warns and rebuilds it
+@pytest.mark.logs_warnings
+def test_a_save_that_fails_just_after_the_server_came_back_is_retried_on_its_next_return(
+    qtbot,
+    team: Desk,
+    postgres_server: PostgresServer,
+    team_database: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Under load the window's probe found the server back, but the note's and the
+    # rating's first saves still failed: both stayed kept, and nothing tried again (the
+    # note typed offline was never saved; seen in 2 of 7 runs of the test above).
+    proxy = TcpProxy(postgres_server.port)
+    proxy.start()
+    address = bobs_address(postgres_server, team_database, proxy.port)
+    window = team_window(qtbot, address, tmp_path)
+    first, second = window.model.ids()[:2]
+    window.table.select_ids([first], first)
+    proxy.stop()
+    banner = window.read_only_banner
+    qtbot.waitUntil(banner.isVisible, timeout=EVENTUALLY_MS)
+    window.detail.notes.editor.setPlainText("typed while offline")
+    window.detail.notes.flush()
+    papers.set_rating(window.operations, [second], 3)
+    qtbot.waitUntil(lambda: "1 change kept on this machine" in banner.text(), timeout=EVENTUALLY_MS)
+    qtbot.waitUntil(lambda: first in window.detail.notes.drafts(), timeout=EVENTUALLY_MS)
+    refused = {"note": 0, "rating": 0}
+
+    def once(kind: str, make):  # fails the first time after the server is back
+        def wrapped(*args, **kwargs):
+            if not refused[kind]:
+                refused[kind] = 1
+                raise ServerUnreachable("the team library cannot be reached: a dropped link")
+            return make(*args, **kwargs)
+
+        return wrapped
+
+    monkeypatch.setattr(notes, "set_note", once("note", notes.set_note))
+    monkeypatch.setattr(pending_changes, "apply", once("rating", pending_changes.apply))
+    proxy.start()
+    qtbot.waitUntil(lambda: bobs_note(team, first) == "typed while offline", timeout=EVENTUALLY_MS)
+    qtbot.waitUntil(lambda: bobs_rating(team, second) == 3, timeout=EVENTUALLY_MS)
+    assert refused == {"note": 1, "rating": 1}
+    qtbot.waitUntil(lambda: not banner.isVisible(), timeout=EVENTUALLY_MS)
+    assert window.detail.notes.drafts() == {} and pending_changes.pending(window.desk) == []
+    assert window.errors.shown == []
+    window.close()
+    proxy.stop()
 
 
 def bobs_note(team: Desk, paper_id: int) -> str:

@@ -16,6 +16,7 @@ from typing import Protocol
 from PySide6.QtCore import QEvent, QObject, SignalInstance
 from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
+from paperdesk.core.errors import ServerUnreachable
 from paperdesk.gui.operations import Operations
 from paperdesk.gui.window.detail_pane import DetailPane
 from paperdesk.gui.window.library_notices import READ_ONLY_TEXT
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 OFFLINE_TEXT = "Team library unreachable — retrying."
 KEPT = "Kept on this machine ({count} waiting): applied once the team library is back."
 BACK = "The team library is back: changes are saved again."
+AWAY_AGAIN = "The team library went away again before every change kept was applied."
 
 
 class OfflineWindow(Protocol):
@@ -64,6 +66,7 @@ class OfflineMode(QObject):
         window.desk_opened.connect(self._save_kept_drafts)
         window.desk_opened.connect(self._show_pending)
         window.operations.keep_offline = self.keep_change
+        window.operations.server_lost = window.watch.lost
         window.installEventFilter(self)  # sees the window's Close before closeEvent
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -105,6 +108,14 @@ class OfflineMode(QObject):
             self.window.model.set_pending_ratings(waiting)
             self.window.detail.set_pending_ratings(waiting)
 
+    def _after_applying(self) -> None:
+        """Show what still waits; if the server went away again midway (the rest stays
+        kept), go offline again, so that its return applies the rest."""
+        self._show_pending()
+        desk = self.window.desk
+        if desk is not None and pending_changes.pending(desk):
+            self.window.watch.lost(ServerUnreachable(AWAY_AGAIN))
+
     @staticmethod
     def _offline_text(desk: Desk) -> str:
         waiting = len(pending_changes.pending(desk))
@@ -138,7 +149,7 @@ class OfflineMode(QObject):
             self.window.operations.perform(
                 "Applying the changes made offline",
                 pending_changes.apply_pending,
-                before_apply=self._show_pending,
+                before_apply=self._after_applying,
             )
         self.window.detail.notes.retry()
         model = self.window.model

@@ -92,12 +92,20 @@ class LibraryWatch(QObject):
         if self._seen is None or (now != self._seen and self._refresh()):
             self._seen = now
 
+    def lost(self, error: ServerUnreachable) -> None:
+        """The server stopped answering: said once, and `reachable` when it answers.
+
+        Also told by a write that found the server away while the probe had not (a
+        write just after the server came back may still fail): that write's change is
+        kept, and only going offline again brings the retry once the server answers."""
+        if not self.offline:
+            self.offline = True
+            log.info("%s", error)  # expected while the server is away: no error
+            self.unreachable.emit(str(error))
+
     def _on_probe_failed(self, error: BaseException) -> None:
         if isinstance(error, ServerUnreachable):
-            if not self.offline:
-                self.offline = True
-                log.info("%s", error)  # expected while the server is away: no error
-                self.unreachable.emit(str(error))
+            self.lost(error)
         elif isinstance(error, PaperdeskError):
             log.debug("could not read the team library's generation: %s", error)
         else:

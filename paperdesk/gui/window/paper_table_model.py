@@ -271,11 +271,16 @@ class PaperTableModel(QAbstractTableModel):
             self._pages.move_to_end(page)
             stale = self._stale.pop(page, None)
             if stale:
-                for paper_id in stale:
-                    cached.pop(paper_id, None)  # a paper gone meanwhile shows blank
-                cached.update(self._read([i for i in self._ids_of(page) if i in stale], page))
+                fresh = self._read([i for i in self._ids_of(page) if i in stale], page)
+                # Unreadable (a team library's server away): the rows stay as read before,
+                # readable, rather than blank; the window reads every row again once the
+                # server is back (gui/team/offline.py).
+                if fresh is not None:
+                    for paper_id in stale:
+                        cached.pop(paper_id, None)  # a paper gone meanwhile shows blank
+                    cached.update(fresh)
             return cached
-        papers = self._read(self._ids_of(page), page)
+        papers = self._read(self._ids_of(page), page) or {}
         self._pages[page] = papers
         if len(self._pages) > MAX_PAGES:
             dropped, _papers = self._pages.popitem(last=False)
@@ -285,17 +290,18 @@ class PaperTableModel(QAbstractTableModel):
     def _ids_of(self, page: int) -> list[int]:
         return self._ids[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
 
-    def _read(self, wanted: list[int], page: int) -> dict[int, Paper]:
-        """These papers of `page` by id, read from the store ({} if it fails)."""
+    def _read(self, wanted: list[int], page: int) -> dict[int, Paper] | None:
+        """These papers of `page` by id, read from the store (None if it fails)."""
+        papers: dict[int, Paper] | None
         try:
             papers = {paper.id: paper for paper in self._fetch(wanted)}
         except PaperdeskError as error:  # a team library's server away: said by the banner
             log.info("could not read papers for table rows %d..: %s", page * PAGE_SIZE, error)
-            papers = {}
+            papers = None
         except Exception:
             # Painting must not raise; the rows stay blank until the next refresh.
             log.exception("could not read papers for table rows %d..", page * PAGE_SIZE)
-            papers = {}
+            papers = None
         self.pages_fetched += 1
         return papers
 
