@@ -6,6 +6,7 @@ user would see and what reached the database, including that undo and redo resto
 
 from __future__ import annotations
 
+import os
 import time
 import warnings
 
@@ -147,6 +148,32 @@ def test_status_keys_set_the_status(qtbot, window):
     with changes(qtbot, window):
         qtbot.keyClick(window.table, Qt.Key.Key_T)
     assert window.desk._library.papers.get(paper_id).status == Status.TO_READ
+
+
+def test_a_change_is_indexed_outside_the_window_s_process_and_searchable_at_once(
+    qtbot, seeded_library, tmp_path, monkeypatch
+):
+    """Issue 25: each rated, tagged or decided paper was re-indexed on the writer thread
+    of the window's process, holding the GIL the GUI thread waited for."""
+    from paperdesk.services.runtime import index_follower, indexing
+    from tests.gui.conftest import open_window
+
+    monkeypatch.setattr(index_follower, "APART_LIBRARY_PAPERS", 10)  # the seeds: "large"
+    window = open_window(qtbot, seeded_library, tmp_path / "s.ini")
+    qtbot.waitUntil(window.upkeep.is_ready, timeout=60_000)
+    worker = window.desk._follower._worker
+    assert worker is not None and worker.pid != os.getpid()
+
+    def not_here(*_args, **_kwargs):
+        raise AssertionError("re-indexed in the window's process")
+
+    monkeypatch.setattr(indexing, "sync_changes", not_here)
+    paper_id = select_row(qtbot, window, 0)
+    window.table.setFocus()
+    with changes(qtbot, window):
+        qtbot.keyClick(window.table, Qt.Key.Key_T)
+    assert paper_id in searching.find_ids(window.desk, "status:to-read").ids
+    assert window.desk._follower._worker is worker
 
 
 def test_tag_field_and_chip_reach_the_database_and_undo_restores_them(qtbot, window):

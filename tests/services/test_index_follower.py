@@ -10,9 +10,10 @@ import threading
 import pytest
 
 from paperdesk.core.models import Status
-from paperdesk.services.runtime import index_follower
+from paperdesk.core.triage import Decision
+from paperdesk.services.runtime import index_follower, indexing
 from paperdesk.services.runtime.desk import Desk
-from paperdesk.services.use_cases import editing, importing, searching
+from paperdesk.services.use_cases import editing, importing, searching, triage
 from paperdesk.services.use_cases.import_plan import plan_file
 from tests.services.conftest import SEEDS
 
@@ -152,3 +153,77 @@ def test_a_chunk_whose_catch_up_process_was_killed_is_indexed_all_the_same(
     assert "killed by SIGKILL" in caplog.text
     assert desk.catch_up_deferred() == 0
     assert _read(desk) == set(ids)
+
+
+@pytest.fixture
+def large(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seed library's 38 papers stand in for a library a window keeps apart."""
+    monkeypatch.setattr(index_follower, "APART_LIBRARY_PAPERS", 10)
+
+
+def _not_here(*_args: object, **_kwargs: object) -> None:
+    raise AssertionError("re-indexed in this process")
+
+
+def test_a_window_s_single_paper_changes_are_indexed_apart_and_searchable_at_once(
+    desk: Desk, large: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25: the writer thread re-indexed each rated, tagged or decided paper in the
+    window's process, and the GUI thread waited for the GIL meanwhile."""
+    desk._follower.keep_apart()
+    worker = desk._follower._worker
+    assert worker is not None and worker.pid != os.getpid()  # started before any change
+    monkeypatch.setattr(indexing, "sync_changes", _not_here)
+    first, second = desk._library.papers.sorted_ids("added")[:2]
+
+    editing.set_status(desk, [first], Status.READ)
+    assert _read(desk) == {first}
+    assert desk._index.why_stale(desk._library.generation()) is None
+
+    # A triage decision: its paper follows by the window's catch-up, one paper a job.
+    triage.decide(desk, second, Decision.KEEP, "kept", index_later=True)
+    assert desk.papers_behind() == 1
+    assert desk.catch_up_deferred(1) == 0
+    assert searching.find_ids(desk, 'in:"kept"').ids == [second]
+    assert desk._index.why_stale(desk._library.generation()) is None
+    assert desk._follower._worker is worker
+
+
+@pytest.mark.logs_warnings
+def test_a_window_s_change_is_indexed_all_the_same_when_the_process_was_killed(
+    desk: Desk, large: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    desk._follower.keep_apart()
+    worker = desk._follower._worker
+    assert worker is not None and worker.pid is not None
+    os.kill(worker.pid, signal.SIGKILL)
+    worker.process.join(30)
+    paper = desk._library.papers.sorted_ids("added")[0]
+    editing.set_status(desk, [paper], Status.READ)
+    assert _read(desk) == {paper}
+    assert "killed by SIGKILL" in caplog.text
+    replaced = desk._follower._worker
+    assert replaced is not None and replaced.pid not in (worker.pid, os.getpid())
+
+
+def test_a_library_opened_for_a_window_starts_the_process_once_maintained(
+    desk: Desk, large: None
+) -> None:
+    folder = desk.folder
+    desk.close()
+    with Desk.open(folder) as plain:
+        assert plain._follower._worker is None  # a command keeps its updates here
+    with Desk.open(folder, index_apart=True, maintain=False) as window_s:
+        assert window_s._follower._worker is None
+        window_s.maintain()
+        assert window_s._follower._worker is not None
+
+
+def test_a_small_library_keeps_a_window_s_updates_in_its_process(desk: Desk) -> None:
+    """A paper's update costs the same here at any size (14-17 ms of CPU), but a small
+    library is not worth a process's start and memory."""
+    desk._follower.keep_apart()
+    paper = desk._library.papers.sorted_ids("added")[0]
+    editing.set_status(desk, [paper], Status.READ)
+    assert _read(desk) == {paper}
+    assert desk._follower._worker is None

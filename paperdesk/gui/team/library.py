@@ -40,7 +40,8 @@ def open_desk(library: Path | TeamAddress, _job: Job, on_wait: Notice) -> Desk:
     is gui/window/open_upkeep.py's `Desk.maintain`, once the table is painted."""
     if isinstance(library, TeamAddress):
         return Desk.open_team(library, ensure_index=False, on_wait=on_wait)
-    return Desk.open(library, on_wait=on_wait, maintain=False)
+    # The index's updates leave this process: the GUI thread keeps the GIL.
+    return Desk.open(library, on_wait=on_wait, maintain=False, index_apart=True)
 
 
 def library_folder(library: Path | TeamAddress) -> Path:

@@ -79,6 +79,7 @@ class Desk:
         self.lock: WriteLock = lock_for(folder)
         self._checked = False
         self._index_failed = False
+        self._index_apart = False
         # How far the search index is behind the database, and bringing it up.
         self._follower = IndexFollower(library, index)
         # A service marked @mutation follows its writes (services/use_cases/_sync.py).
@@ -105,6 +106,7 @@ class Desk:
         ensure_index: bool = True,
         on_wait: Notice | None = None,
         maintain: bool = True,
+        index_apart: bool = False,
     ) -> Desk:
         """Open (creating if needed) a library; bring its index up to date.
 
@@ -112,6 +114,8 @@ class Desk:
         library, or is damaged: never an empty library in its place. `maintain=False`
         leaves `maintain` (the day's backup, the index's check) to the caller: the
         window paints its table first and runs it next on its writer thread.
+        `index_apart` (a window): once maintained, every index update of a large
+        library is made in a worker process (IndexFollower.keep_apart).
         """
         folder = Path(folder)
         _make_folder(folder)
@@ -127,6 +131,7 @@ class Desk:
             upgrade_guard=None if read_only else lambda: lock.hold(on_wait),
         )
         desk = cls(folder, library, FullTextIndex(folder / INDEX_DIR), read_only, on_wait)
+        desk._index_apart = index_apart
         if maintain:
             desk.maintain(progress, ensure_index)
         return desk
@@ -154,7 +159,10 @@ class Desk:
             return None
         if catch_up and self._follower.waiting() and not self.read_only:
             self.catch_up_deferred()  # just the papers an import left unindexed
-        return self.ensure_index(progress)
+        reason = self.ensure_index(progress)
+        if self._index_apart and not self.read_only:
+            self._follower.keep_apart()
+        return reason
 
     @classmethod
     def open_team(

@@ -15,7 +15,12 @@ transaction (`store/imports.py`, `pending_indexing`), indexes just those.
 
 A catch-up chunk of more than `APART_PAPERS` is re-indexed in a worker process
 (services/runtime/catch_up_process.py), so the window's process keeps its GIL for the GUI; a
-worker that dies is replaced, up to `WORKER_DEATHS` times, and its chunk redone here.
+worker that dies is replaced, up to `WORKER_DEATHS` times, and its papers redone here.
+In a window (`keep_apart`, on a library of `APART_LIBRARY_PAPERS` or more) every
+update goes there, a single paper's too: whoosh holds the GIL for each in Python, and
+the GUI thread waited for it after every rating, tag and triage decision (issue 25).
+The thread that asked still waits for the answer (off the GIL), so a change is
+searchable as soon as its action returns, as before.
 
 The sets are touched by the writer thread and read by the reader thread (a search
 counts them): a lock guards them. Index writes happen under the library's write lock,
@@ -47,6 +52,10 @@ log = logging.getLogger(__name__)
 BULK_PAPERS = 500
 #: A catch-up chunk of more papers than this is re-indexed in the worker process.
 APART_PAPERS = 50
+#: From this many papers, a window's single-paper updates go to the worker process too
+#: (`keep_apart`); below it, one update takes a few ms here and a process is not worth
+#: its start and its memory.
+APART_LIBRARY_PAPERS = 2000
 #: Deaths of the catch-up process after which the catch-up stays in this process.
 WORKER_DEATHS = 3
 
@@ -62,6 +71,7 @@ class IndexFollower:
         self._importing: set[int] = set()
         self._worker: WorkerProcess | None = None
         self._restarts = Restarts(WORKER_DEATHS)
+        self._apart = False
 
     # ------------------------------------------------------------------ readers
 
@@ -110,29 +120,49 @@ class IndexFollower:
         if not waiting:
             return 0
         chunk = waiting[:limit] if limit is not None else waiting
-        worker = self._worker_for(len(chunk))
-        if worker is None:
-            self._sync(Changes(paper_ids=frozenset(chunk)))
-            return self.waiting()
         with self._lock:
             self._behind.difference_update(chunk)
             others = bool(self._behind or self._importing)
         try:
-            worker.call("update", chunk, not others)
-        except WorkerDied:
-            self._bury(worker)
-            self._sync(Changes(paper_ids=frozenset(chunk)))  # this one here, the next apart
+            self._update(chunk, stamp=not others)
         except BaseException:
             with self._lock:  # failed (a full disk): the chunk still waits
                 self._behind.update(chunk)
             raise
         return self.waiting()
 
+    def keep_apart(self) -> None:
+        """From now on every update of a library's papers, however few, is made in the
+        catch-up process, started now (a window calls this once its library is open,
+        so its process keeps the GIL for the GUI thread). A small library, or a team
+        library (no database file), keeps its updates here."""
+        if self._library.file is None or self._library.papers.count() < APART_LIBRARY_PAPERS:
+            return
+        self._apart = True
+        self._worker_for(1)  # started while the user reads, not at the first change
+
+    def _update(self, paper_ids: list[int], stamp: bool) -> None:
+        """Re-index these papers, in the catch-up process when it takes them
+        (`_worker_for`), else here; a process that died meanwhile: here, and the next
+        update apart again. `stamp`: no other paper waits."""
+        worker = self._worker_for(len(paper_ids))
+        if worker is not None:
+            try:
+                worker.call("update", paper_ids, stamp)
+                return
+            except WorkerDied:
+                self._bury(worker)
+        changes = Changes(paper_ids=frozenset(paper_ids))
+        indexing.sync_changes(self._library, self._index, changes, stamp=stamp)
+
     def _worker_for(self, papers: int) -> WorkerProcess | None:
-        """The catch-up process, started if needed; None for a small chunk, a library
-        with no database file (a team library), or after too many deaths."""
+        """The catch-up process, started if needed; None for a small chunk (unless
+        `keep_apart`), a library with no database file (a team library), or after too
+        many deaths."""
         database = self._library.file
-        if papers <= APART_PAPERS or database is None or self._restarts.given_up:
+        if database is None or self._restarts.given_up:
+            return None
+        if papers <= APART_PAPERS and not self._apart:
             return None
         if self._worker is not None and self._worker.dead:
             self._bury(self._worker)
@@ -142,7 +172,7 @@ class IndexFollower:
         return self._worker
 
     def _bury(self, worker: WorkerProcess) -> None:
-        """A catch-up process that died: said, counted; the next chunk starts another."""
+        """A catch-up process that died: said, counted; the next update starts another."""
         worker.process.join(1.0)  # reaped, so its exit code is known
         log.warning("the index catch-up's process ended (%s)", how_it_ended(worker.exit_code))
         self._worker = None
@@ -213,4 +243,7 @@ class IndexFollower:
         with self._lock:
             self._behind.difference_update(changes.paper_ids)
             others = bool(self._behind or self._importing - importing)
-        indexing.sync_changes(self._library, self._index, changes, stamp=not others)
+        if changes.paper_ids:
+            self._update(sorted(changes.paper_ids), stamp=not others)
+        else:  # nothing searchable changed: the stamp alone, a file written here
+            indexing.sync_changes(self._library, self._index, changes, stamp=not others)
