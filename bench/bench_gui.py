@@ -31,6 +31,7 @@ import shutil
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -335,6 +336,40 @@ def children_cpu() -> tuple[float, float]:
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
+def threads_cpu() -> dict[str, float]:
+    """CPU seconds so far of each of this process's threads but the GUI thread
+    (/proc/self/task): what holds the GIL the GUI thread waits for. A thread started by
+    Python goes by its Python name; Qt's (the writer, the reader) by their system name,
+    cut to 15 characters (a Python thread's system name is its starter's)."""
+    python_names = {
+        thread.native_id: thread.name
+        for thread in threading.enumerate()
+        if not isinstance(thread, threading._DummyThread)
+    }
+    found: dict[str, float] = {}
+    ticks = os.sysconf("SC_CLK_TCK")
+    for task in Path("/proc/self/task").glob("*"):
+        if task.name == str(os.getpid()):
+            continue  # the GUI thread
+        try:
+            name = (task / "comm").read_text(encoding="utf-8").strip()
+            stat = (task / "stat").read_text(encoding="ascii")
+        except OSError:  # ended meanwhile
+            continue
+        name = python_names.get(int(task.name), name).removeprefix("paperdesk-")
+        user, system = stat.rsplit(")", 1)[1].split()[11:13]
+        found[name] = found.get(name, 0.0) + (int(user) + int(system)) / ticks
+    return found
+
+
+def threads_cpu_since(before: dict[str, float]) -> str:
+    """The other threads' CPU since `before`, the busiest first, as one line."""
+    now = threads_cpu()
+    spent = {name: now[name] - before.get(name, 0.0) for name in now}
+    busy = sorted(((cpu, name) for name, cpu in spent.items() if cpu >= 0.005), reverse=True)
+    return ", ".join(f"{name} {cpu * 1000:.0f}" for cpu, name in busy) or "none"
+
+
 def process_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -362,6 +397,7 @@ def bulk_edits(
         ("its undo (Ctrl+Z) mid re-indexing", window.menus.undo_action.trigger, True),
     ):
         start, cpu_start = time.perf_counter(), time.process_time()
+        threads_before = threads_cpu()
         watch.start()
         QTest.keyClick(table, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
         applied.clear()
@@ -372,6 +408,7 @@ def bulk_edits(
         figure("  process CPU until then", cpu)
         figure("  longest GUI-thread block until then", watch.longest)
         figure("  ... of it the GUI thread's own CPU, at most", watch.longest_cpu)
+        print(f"  CPU of the other threads until then, ms: {threads_cpu_since(threads_before)}")
         memory("it was shown")
         if not catch_up:
             left = window.desk.papers_behind() if window.desk else 0
@@ -379,6 +416,7 @@ def bulk_edits(
             wait_for(app, lambda deadline=deadline: time.perf_counter() > deadline)
             figure(f"  longest GUI-thread block, re-indexing {left:,}", watch.stop())
             figure("  ... of it the GUI thread's own CPU, at most", watch.longest_cpu)
+            print(f"  CPU of the other threads so far, ms: {threads_cpu_since(threads_before)}")
             continue
         # The index catches up in the background, 400 papers a writer job: at 100,000
         # papers that is many minutes on a loaded machine, so it is watched for a while.
@@ -394,6 +432,7 @@ def bulk_edits(
         searchable = time.perf_counter() - start
         figure(f"  ... searchable again, or {left:,} papers left after", searchable)
         figure("  longest GUI-thread block meanwhile", watch.stop())
+        print(f"  CPU of the other threads meanwhile, ms: {threads_cpu_since(threads_before)}")
         memory("its re-indexing")
 
 

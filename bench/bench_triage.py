@@ -36,7 +36,15 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from bench_gui import OUT, BlockWatch, build_library, open_window, wait_for  # noqa: E402
+from bench_gui import (  # noqa: E402
+    OUT,
+    BlockWatch,
+    build_library,
+    open_window,
+    threads_cpu,
+    threads_cpu_since,
+    wait_for,
+)
 from PySide6.QtCore import QSettings, Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 
@@ -176,6 +184,7 @@ def heartbeat(app, window, decisions: int, read_ms: int) -> None:
     longest_cpu: dict[str, float] = {}
     per_decision: list[float] = []
     per_decision_cpu: list[float] = []
+    others: dict[str, str] = {}  # phase -> the other threads' CPU in it
 
     def pause(seconds: float) -> None:
         ends = time.perf_counter() + seconds
@@ -185,7 +194,9 @@ def heartbeat(app, window, decisions: int, read_ms: int) -> None:
         phase[0] = name
         watch.phase_begins()
         watch.longest = watch.longest_cpu = 0.0
+        before = threads_cpu()
         work()
+        others[name] = threads_cpu_since(before)
         longest[name] = max(longest.get(name, 0.0), watch.longest)
         longest_cpu[name] = max(longest_cpu.get(name, 0.0), watch.longest_cpu)
 
@@ -225,7 +236,9 @@ def heartbeat(app, window, decisions: int, read_ms: int) -> None:
     during("first model", lambda: (wait_for(app, model_arrived), pause(2)))
     phase[0] = "deciding"
     watch.phase_begins()
+    before = threads_cpu()
     decide()
+    others["deciding"] = threads_cpu_since(before)
     during("leaving", leave)
     during("re-entry", enter)
     watch.stop()
@@ -243,6 +256,9 @@ def heartbeat(app, window, decisions: int, read_ms: int) -> None:
         f" {statistics.median(per_decision) * 1000:.1f} ms wall,"
         f" {statistics.median(per_decision_cpu) * 1000:.1f} ms CPU"
     )
+    print("  CPU of the window process's other threads (they hold the GIL), ms:")
+    for name, spent in others.items():
+        print(f"    {name:<12} {spent}")
     watch.print_blocks("by phase (wall)")
     for name, at, cpu in watch.cpu_blocks:
         print(f"  GUI-thread CPU block in {name}: {cpu * 1000:.0f} ms at {at:.1f} s")
