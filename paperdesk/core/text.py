@@ -8,6 +8,11 @@ import unicodedata
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+# ASCII letters and digits lower-cased, every other ASCII character a space: what _WORD
+# and casefold do to ASCII text.
+_ASCII_WORDS = str.maketrans(
+    {chr(c): chr(c).lower() if chr(c).isalnum() else " " for c in range(128)}
+)
 
 
 def collapse_whitespace(text: str) -> str:
@@ -28,7 +33,11 @@ def normalise_for_matching(text: str) -> str:
     """
     if not text.isascii():  # most abstracts are ASCII: skip the accents
         text = _NON_ASCII.sub(_without_accents, text)
-    return " ".join(_WORD.findall(text.casefold()))
+        if not text.isascii():
+            return " ".join(_WORD.findall(text.casefold()))
+    # The regex steps through the text a character at a time in Python's re engine;
+    # translating is ~3x faster, a fifth of reading a large file's keys.
+    return " ".join(text.translate(_ASCII_WORDS).split())
 
 
 def _without_accents(run: re.Match[str]) -> str:

@@ -110,3 +110,9 @@ def _accents_removed_character_by_character(text: str) -> str:
 )
 def test_accents_go_as_a_test_of_every_character_would_remove_them(text: str) -> None:
     assert normalise_for_matching(text) == _accents_removed_character_by_character(text)
+
+
+@given(st.text(st.characters(max_codepoint=0x7F)) | st.text())
+def test_normalising_gives_the_words_of_the_text_without_accents(text: str) -> None:
+    # ASCII text is translated rather than searched by the regex: the same words.
+    assert normalise_for_matching(text) == _accents_removed_character_by_character(text)
