@@ -116,8 +116,13 @@ FORMER_NAMES: dict[str, str] = {"openreview_id": "openreview", "derived_title": 
 def current_names(item: dict[str, object]) -> dict[str, object]:
     """A file's object with each former name read as its field's name (a name the
     object also holds under the new name keeps the new one's value)."""
-    renamed = {FORMER_NAMES.get(name, name): value for name, value in item.items()}
-    return renamed | {name: value for name, value in item.items() if name not in FORMER_NAMES}
+    renamed = dict(item)
+    # A loop over the two former names, not a comprehension over every key: this runs
+    # once per entry of a JSON file.
+    for former, name in FORMER_NAMES.items():
+        if former in renamed:
+            renamed.setdefault(name, renamed.pop(former))
+    return renamed
 
 
 def sort_keys() -> tuple[str, ...]:

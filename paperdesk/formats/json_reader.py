@@ -46,6 +46,10 @@ WHAT = "JSON objects"
 
 _VENUE_KEYS = ("venue", "booktitle", "journal")
 _PLAUSIBLE_YEARS = range(1000, 3000)
+#: The keys of the user's data but `status` (which paper lists use for the venue's verdict).
+_USER_KEYS = frozenset(
+    ("tags", "tag_colours", "note", "rating", "shortlists", "shortlist_places", "team")
+)
 # json raises RecursionError for arrays or objects nested a thousand deep (and
 # JSONDecodeError, a ValueError, for bad syntax).
 _UNREADABLE = (ValueError, RecursionError)
@@ -227,6 +231,10 @@ def _record(source: dict[str, Any], line: int, warn: Warn) -> PaperRecord | None
 
 
 def _user_data(item: dict[str, Any], warn: Warn) -> UserData:
+    status = triage_status(_text(item.get("status")))
+    if _USER_KEYS.isdisjoint(item):
+        # A paper list's entries carry no user data but a status: nothing to parse.
+        return UserData(status=status)
     colours = item.get("tag_colours")
     pairs = (
         [f"{name}={colour}" for name, colour in colours.items()]
@@ -242,7 +250,7 @@ def _user_data(item: dict[str, Any], warn: Warn) -> UserData:
         tag_colours=parse_colours(pairs, "tag_colours", warn),
         note=note if isinstance(note, str) else "",
         rating=None if rating is None else parse_rating(_raw(rating), "rating", warn),
-        status=triage_status(_text(item.get("status"))),
+        status=status,
         shortlists=_names(item.get("shortlists")),
         shortlist_places=parse_places(
             [f"{name}={place}" for name, place in places.items()], "shortlist_places", warn
