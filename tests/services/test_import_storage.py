@@ -17,6 +17,7 @@ from paperdesk.services.runtime import indexing
 from paperdesk.services.runtime.desk import Desk
 from paperdesk.services.use_cases import editing, import_spool, importing, searching, tagging
 from paperdesk.services.use_cases.import_spool import NewPaperSpool
+from paperdesk.store import imports as store_imports
 from paperdesk.store.imports import NewPaper
 from tests.services.conftest import paper_with
 
@@ -60,6 +61,46 @@ def test_a_raw_abstract_that_differs_from_the_stored_one_is_kept(
 def test_a_new_library_has_16_kib_pages(empty_desk: Desk) -> None:
     with sqlite3.connect(empty_desk.db_path) as connection:
         assert connection.execute("PRAGMA page_size").fetchone()[0] == 16384
+
+
+def _indexes(desk: Desk) -> list[tuple[str, str]]:
+    with sqlite3.connect(desk.db_path) as connection:
+        query = "SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name"
+        return connection.execute(query).fetchall()
+
+
+def test_a_large_import_builds_its_tables_indexes_after_the_rows_as_they_were(
+    empty_desk: Desk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_imports, "DEFERRED_INDEXES_FROM", 3)
+    before = _indexes(empty_desk)
+    entries = [{"title": f"Paper {n}", "doi": f"10.1/{n}"} for n in range(5)]
+    report = importing.import_files(empty_desk, [_jsonl(tmp_path / "list.jsonl", entries)])
+    assert report.files[0].added == 5
+    assert _indexes(empty_desk) == before
+    with sqlite3.connect(empty_desk.db_path) as connection:
+        plan = connection.execute("EXPLAIN QUERY PLAN SELECT id FROM papers WHERE doi = '10.1/3'")
+        assert "INDEX ix_papers_doi" in " ".join(str(row) for row in plan)
+    # A second file finds the first one's papers through those indexes.
+    again = importing.import_files(empty_desk, [_jsonl(tmp_path / "again.jsonl", entries[:3])])
+    assert (again.files[0].added, again.files[0].unchanged) == (0, 3)
+
+
+def test_a_large_import_cancelled_while_writing_leaves_the_indexes_and_the_cache_as_they_were(
+    empty_desk: Desk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_imports, "DEFERRED_INDEXES_FROM", 3)
+    monkeypatch.setattr(import_spool, "CHUNK", 2)
+    before = _indexes(empty_desk)
+    entries = [{"title": f"Paper {n}"} for n in range(5)]
+    plan = importing.plan_file(empty_desk, _jsonl(tmp_path / "list.jsonl", entries))
+    chunks = iter(range(10))
+    with pytest.raises(Cancelled):  # after the first chunk of rows went in
+        importing.commit(empty_desk, plan, cancelled=lambda: next(chunks) > 0, index=False)
+    assert _indexes(empty_desk) == before
+    assert empty_desk._library.papers.count() == 0
+    with empty_desk._library._db.read() as connection:
+        assert connection.exec_driver_sql("PRAGMA cache_size").scalar() == -2000
 
 
 def test_the_spool_gives_back_every_paper_in_order_by_chunk_and_by_place() -> None:
