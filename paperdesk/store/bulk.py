@@ -29,7 +29,6 @@ from sqlalchemy import (
     true,
     update,
 )
-from sqlalchemy.dialects.postgresql import ARRAY
 
 #: (values of the columns, ids of the rows having them)
 Group = tuple[tuple[Any, ...], list[int]]
@@ -71,6 +70,8 @@ class Groups:
 def chosen_ids(connection: Connection, ids: Sequence[int]) -> Iterator[ColumnElement[Any]]:
     """The ids in a temporary table, as a subquery to test a column against."""
     if connection.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import ARRAY  # a team library's only
+
         yield select(func.unnest(cast(list(ids), ARRAY(Integer)))).scalar_subquery()
         return
     connection.exec_driver_sql(

@@ -17,7 +17,6 @@ from sqlalchemy import Engine, inspect, text
 
 from paperdesk.core.errors import LibraryError, ReadOnlyLibraryError
 from paperdesk.store.sqlite_copies import backup_sqlite
-from paperdesk.store.team_roles import act_as_owner_group
 
 log = logging.getLogger(__name__)
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
@@ -84,6 +83,8 @@ def _upgrade(
         log.info("backed up %s to %s before upgrading its schema", db_path, backup_path)
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
+            from paperdesk.store.team_roles import act_as_owner_group  # imports psycopg
+
             act_as_owner_group(connection)
         config.attributes["connection"] = connection
         command.upgrade(config, "head")

@@ -22,14 +22,30 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    TypeDecorator,
     false,
 )
-from sqlalchemy.dialects.postgresql import CITEXT
+from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-#: A name unique regardless of case: SQLite's NOCASE collation; on PostgreSQL (a team
-#: library) the citext type, whose LIKE is case-insensitive too (tag families use it).
-NoCaseName = String(collation="NOCASE").with_variant(CITEXT(), "postgresql")
+
+class NoCaseName(TypeDecorator[str]):
+    """A name unique regardless of case: SQLite's NOCASE collation; on PostgreSQL (a team
+    library) the citext type, whose LIKE is case-insensitive too (tag families use it).
+
+    Chosen per dialect when a statement is compiled, so that opening a local library
+    does not import SQLAlchemy's PostgreSQL dialect (a `with_variant(CITEXT())` would).
+    """
+
+    impl = String
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: Dialect) -> Any:
+        if dialect.name == "postgresql":
+            from sqlalchemy.dialects.postgresql import CITEXT
+
+            return dialect.type_descriptor(CITEXT())
+        return dialect.type_descriptor(String(collation="NOCASE"))
 
 
 class Base(DeclarativeBase):
@@ -103,7 +119,7 @@ class TagRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     # Case-insensitive uniqueness: "RNN" and "rnn" are one tag (COLLATE NOCASE).
-    name: Mapped[str] = mapped_column(NoCaseName, unique=True)
+    name: Mapped[str] = mapped_column(NoCaseName(), unique=True)
     colour: Mapped[str | None] = mapped_column(String)
 
 
@@ -133,7 +149,7 @@ class ShortlistRow(Base):
     __tablename__ = "shortlists"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(NoCaseName, unique=True)
+    name: Mapped[str] = mapped_column(NoCaseName(), unique=True)
     created: Mapped[datetime] = mapped_column(DateTime)
 
 
@@ -154,7 +170,7 @@ class SavedSearchRow(Base):
     __tablename__ = "saved_searches"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(NoCaseName, unique=True)
+    name: Mapped[str] = mapped_column(NoCaseName(), unique=True)
     query: Mapped[str] = mapped_column(Text)
     created: Mapped[datetime] = mapped_column(DateTime)
 
@@ -269,7 +285,7 @@ class ScreeningRow(Base):
     __tablename__ = "screenings"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(NoCaseName, unique=True)
+    name: Mapped[str] = mapped_column(NoCaseName(), unique=True)
     scope_kind: Mapped[str] = mapped_column(String)
     scope_value: Mapped[str] = mapped_column(Text)
     query: Mapped[str] = mapped_column(Text)
@@ -302,7 +318,7 @@ class HighlightWordRow(Base):
 
     __tablename__ = "highlight_words"
 
-    word: Mapped[str] = mapped_column(NoCaseName, primary_key=True)
+    word: Mapped[str] = mapped_column(NoCaseName(), primary_key=True)
 
 
 class HistoryRow(Base):

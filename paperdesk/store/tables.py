@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Table
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import sqlite
 
 from paperdesk.store.journal import CHUNK
 from paperdesk.store.schema import (
@@ -85,6 +85,11 @@ def insert_missing(connection: Connection, table: Table, rows: Sequence[dict[str
     On a team library two people tagging one paper at once both succeed and the paper
     has the tag once; checking first and inserting after would make one of them fail.
     """
-    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
-    if rows:
-        connection.execute(dialect.insert(table).on_conflict_do_nothing(), list(rows))
+    if not rows:
+        return
+    if connection.dialect.name == "postgresql":
+        from sqlalchemy.dialects import postgresql  # a team library's only
+
+        connection.execute(postgresql.insert(table).on_conflict_do_nothing(), list(rows))
+    else:
+        connection.execute(sqlite.insert(table).on_conflict_do_nothing(), list(rows))

@@ -214,6 +214,24 @@ def test_help_and_usage_errors_load_no_store_index_or_toolkit(argv: list[str]) -
     assert shown.stdout.strip() == "[]", shown.stderr
 
 
+def test_a_local_library_loads_no_postgresql_driver_or_dialect(triage: Path) -> None:
+    """psycopg and SQLAlchemy's PostgreSQL dialect are a team library's: opening a
+    folder and running a verb imports neither (0.1-0.2 s of every command's start)."""
+    probe = (
+        "import contextlib, io, sys\n"
+        "from paperdesk.cli.main import main\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        f"    code = main(['--library', {str(triage)!r}, 'list', '--query', 'tag:rnn'])\n"
+        "team = ('psycopg', 'sqlalchemy.dialects.postgresql')\n"
+        "print(code, sorted(name for name in team if name in sys.modules))"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert shown.stdout.strip() == "0 []", shown.stderr
+
+
 def test_every_verb_names_a_handler_that_exists() -> None:
     """Verbs name their handlers ("module.function", imported when the verb runs): a
     misspelt one would fail only when a user runs that verb."""

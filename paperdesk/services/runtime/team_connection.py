@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from paperdesk.core.team_url import TeamAddress
-from paperdesk.store.team_server import check_server
 
 
 def check_connection(address: TeamAddress) -> None:
@@ -13,4 +12,7 @@ def check_connection(address: TeamAddress) -> None:
     when it cannot be reached, LibraryError for other refusals; each names the masked
     address, never the password.
     """
+    # psycopg loads when a server is tried, not with the window (store/team_server.py).
+    from paperdesk.store.team_server import check_server
+
     check_server(address.url, address.masked)
