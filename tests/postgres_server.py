@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.gui.tcp_proxy import TcpProxy
+
 #: The people of the concurrency tests: each a role of the server, so the history
 #: names who did what. alice owns the team databases (and may create roles).
 USERS = ("alice", "bob", "carol", "dave", "erin")
@@ -204,3 +206,14 @@ def team_database(postgres_server: PostgresServer) -> str:
     """A fresh team library on the session's server (its database's name), its roles
     set up (PostgresServer.create_team_database)."""
     return postgres_server.create_team_database()
+
+
+@pytest.fixture
+def proxy(postgres_server: PostgresServer) -> Iterator[TcpProxy]:
+    """A relay to the session's server that the test can cut, silence and restore
+    (tests/gui/tcp_proxy.py), running; stopped after the test, failed or not, so that
+    no socket of it is left for the garbage collector to warn about in a later test."""
+    relay = TcpProxy(postgres_server.port)
+    relay.start()
+    yield relay
+    relay.stop()

@@ -29,10 +29,13 @@ class TcpProxy:
         threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
 
     def stop(self) -> None:
-        """Refuse new connections and cut the open ones (as a server going down does)."""
-        if self._listener is not None:
-            self._listener.close()
-            self._listener = None
+        """Refuse new connections and cut the open ones (as a server going down does).
+        Every socket is closed: one left open warns (ResourceWarning) when the garbage
+        collector finds it, in whichever test runs then."""
+        with self._lock:
+            listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.close()
         self._cut()
 
     def black_hole(self) -> None:
@@ -63,13 +66,18 @@ class TcpProxy:
                 client, _ = listener.accept()
             except OSError:
                 return  # stopped
-            if self._swallowing:
-                with self._lock:
-                    self._open.append(client)
-                continue
-            server = socket.create_connection(("localhost", self.target_port))
+            ends = [client]
+            if not self._swallowing:
+                ends.append(socket.create_connection(("localhost", self.target_port)))
             with self._lock:
-                self._open += [client, server]
+                if self._listener is not listener:  # stopped meanwhile: cut these too
+                    for end in ends:
+                        end.close()
+                    return
+                self._open += ends
+            if self._swallowing:
+                continue
+            server = ends[1]
             for source, sink in ((client, server), (server, client)):
                 threading.Thread(
                     target=_pipe, args=(source, sink, self._silent), daemon=True
@@ -89,3 +97,4 @@ def _pipe(source: socket.socket, sink: socket.socket, silent: threading.Event) -
                 end.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
+            end.close()

@@ -72,10 +72,8 @@ def test_a_connection_fault_is_one_human_sentence(url: str, sentence: str) -> No
 
 
 def test_a_server_that_stops_answering_mid_session_is_reported_within_the_limit(
-    postgres_server: PostgresServer, team_database: str
+    postgres_server: PostgresServer, proxy: TcpProxy, team_database: str
 ) -> None:
-    proxy = TcpProxy(postgres_server.port)
-    proxy.start()
     library = Library.open(f"postgresql://bob@localhost:{proxy.port}/{team_database}")
     try:
         assert library.papers.count() == 0  # the session is open and answering

@@ -333,7 +333,9 @@ class MainWindow(QMainWindow):
         )
 
     def _apply_listing(self, listing: Listing, asked: tuple[object, ...] = ()) -> None:
-        if self.desk is None:
+        if self.desk is None or self.triage.active:
+            # A listing asked before triage began: the hidden table is listed afresh on
+            # leaving it, and listing it now costs the GUI thread for nobody.
             return
         selected, current = self.table.selected_ids(), self.table.current_id()
         # The same list again (after a change) keeps the place in it; a new search or
