@@ -11,7 +11,8 @@ import pytest
 
 from paperdesk.core.models import Status
 from paperdesk.core.triage import Decision
-from paperdesk.services.runtime import index_follower, indexing
+from paperdesk.search.index import FullTextIndex
+from paperdesk.services.runtime import index_follower, index_pool, indexing
 from paperdesk.services.runtime.desk import Desk
 from paperdesk.services.use_cases import editing, importing, searching, triage
 from paperdesk.services.use_cases.import_plan import plan_file
@@ -227,3 +228,18 @@ def test_a_small_library_keeps_a_window_s_updates_in_its_process(desk: Desk) -> 
     editing.set_status(desk, [paper], Status.READ)
     assert _read(desk) == {paper}
     assert desk._follower._worker is None
+
+
+def test_a_window_s_import_of_more_than_a_few_papers_is_indexed_by_a_worker(
+    empty_desk: Desk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Below the pool's 4,000 papers an import was indexed in the window's process, at
+    2-3 ms of CPU a paper, the GUI thread waiting for the GIL."""
+    monkeypatch.setattr(index_pool, "APART_THRESHOLD", 5)  # a seed file stands for more
+    empty_desk._follower.keep_apart()  # a small library: its single updates stay here
+    monkeypatch.setattr(FullTextIndex, "add", _not_here)
+    report, _changes = importing.commit(empty_desk, plan_file(empty_desk, SEEDS[0]))
+    assert len(report.added_ids) > 5
+    assert empty_desk._index.doc_count() == len(report.added_ids)
+    assert empty_desk._index.why_stale(empty_desk._library.generation()) is None
+    assert empty_desk._follower._worker is None

@@ -1,8 +1,10 @@
-"""Re-indexing what a bulk change left behind, in a worker process of its own.
+"""Re-indexing changed papers in a worker process of its own: what a bulk change left
+behind, and in a window every change's papers (IndexFollower.keep_apart).
 
 whoosh re-analyses a whole document to change one field, in Python: on the window's
 writer thread that held the GIL, and the GUI thread stalled 100-300 ms at a time while
-a bulk edit's papers were re-indexed (issue 25). Here a spawned process
+a bulk edit's papers were re-indexed, and waited for each rated or decided paper's
+update too (issue 25). Here a spawned process
 (services/runtime/worker_process.py) opens the database file read-only and the index folder,
 and re-indexes one chunk per request; the writer thread waits for the answer without
 the GIL, holding the library's write lock as for any index write. Nothing large crosses

@@ -16,9 +16,11 @@ transaction (`store/imports.py`, `pending_indexing`), indexes just those.
 A catch-up chunk of more than `APART_PAPERS` is re-indexed in a worker process
 (services/runtime/catch_up_process.py), so the window's process keeps its GIL for the GUI; a
 worker that dies is replaced, up to `WORKER_DEATHS` times, and its papers redone here.
-In a window (`keep_apart`, on a library of `APART_LIBRARY_PAPERS` or more) every
+In a window (`keep_apart`) on a library of `APART_LIBRARY_PAPERS` or more, every
 update goes there, a single paper's too: whoosh holds the GIL for each in Python, and
 the GUI thread waited for it after every rating, tag and triage decision (issue 25).
+In a window on any library, an import of more than a few papers is indexed by a
+worker of the index pool (services/runtime/index_pool.py) for the same reason.
 The thread that asked still waits for the answer (off the GIL), so a change is
 searchable as soon as its action returns, as before.
 
@@ -71,7 +73,8 @@ class IndexFollower:
         self._importing: set[int] = set()
         self._worker: WorkerProcess | None = None
         self._restarts = Restarts(WORKER_DEATHS)
-        self._apart = False
+        self._apart = False  # every update in the catch-up process (keep_apart)
+        self._window = False  # an import of more than a few papers in a worker too
 
     # ------------------------------------------------------------------ readers
 
@@ -133,9 +136,11 @@ class IndexFollower:
 
     def keep_apart(self) -> None:
         """From now on every update of a library's papers, however few, is made in the
-        catch-up process, started now (a window calls this once its library is open,
-        so its process keeps the GIL for the GUI thread). A small library, or a team
-        library (no database file), keeps its updates here."""
+        catch-up process, started now, and an import's indexing of more than a few
+        papers in a worker of the index pool (a window calls this once its library is
+        open, so its process keeps the GIL for the GUI thread). A small library, or a
+        team library (no database file), keeps its updates here."""
+        self._window = True
         if self._library.file is None or self._library.papers.count() < APART_LIBRARY_PAPERS:
             return
         self._apart = True
@@ -221,6 +226,7 @@ class IndexFollower:
                 cancelled,
                 not others,
                 searchable=self._searchable,
+                apart=self._window,
             )
             if merged:
                 self._sync(Changes(paper_ids=frozenset(merged)), importing=changes.paper_ids)

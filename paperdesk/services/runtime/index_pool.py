@@ -27,6 +27,10 @@ from paperdesk.store.library import Library
 # Below this many papers, starting the workers (~1 s of imports each) costs more than
 # they save; the caller indexes in its own process.
 POOL_THRESHOLD = 4_000
+#: A window's import of more papers than this (and fewer than POOL_THRESHOLD) is indexed
+#: by one worker all the same: in the window's process, at 2-3 ms of CPU a paper, it
+#: held the GIL its GUI thread waited for (IndexFollower.keep_apart).
+APART_THRESHOLD = 50
 MAX_WORKERS = 8
 #: An import's first papers, written as a segment of their own and listed at once: at
 #: 2-3 ms of CPU a paper they are searchable within seconds of the workers' start.
@@ -34,10 +38,11 @@ FIRST_PAPERS = 2_000
 _CHUNK = 1_000  # papers a worker loads from the database at a time
 
 
-def worker_count(papers: int) -> int:
-    """Workers for this many papers: one per core, none (0) for a small job."""
+def worker_count(papers: int, apart: bool = False) -> int:
+    """Workers for this many papers: one per core, none (0) for a small job; `apart`
+    (a window's): one for a job of more than APART_THRESHOLD papers."""
     if papers < POOL_THRESHOLD:
-        return 0
+        return 1 if apart and papers > APART_THRESHOLD else 0
     return max(1, min(os.cpu_count() or 1, MAX_WORKERS))
 
 

@@ -66,6 +66,7 @@ def add_new(
     cancelled: Callable[[], bool] | None = None,
     stamp: bool = True,
     searchable: Callable[[Sequence[int]], None] | None = None,
+    apart: bool = False,
 ) -> None:
     """Index newly imported papers, loading them from the database a chunk at a time.
 
@@ -73,6 +74,7 @@ def add_new(
     pool already made searchable stay (re-indexing them replaces them). `stamp` False:
     other papers wait to be re-indexed, so the stamp stays old. `searchable(ids)` is
     told of papers searchable before the end: a pool lists the first ones at once.
+    `apart` (a window's): all but a few papers are indexed in a worker process.
     """
 
     def documents() -> Iterator[IndexDocument]:
@@ -83,7 +85,7 @@ def add_new(
             yield document_for(paper)
 
     generation = library.generation() if stamp else None
-    workers = index_pool.worker_count(len(ids))
+    workers = index_pool.worker_count(len(ids), apart)
     if workers and library.file is not None:
         database = library.file
 
