@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import SEEDS, run
+from tests.cli.test_cli import SEEDS, invoke, run
 
 # A write (or `check`) reads every page first; a read reads only the pages it needs, so
 # a bad page it does not reach is found by the first write or check, and from then on
@@ -27,9 +27,9 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A library with papers and a tag; a daily backup (taken by the tag command's open,
     before the tag) and a manual one after it, the latest."""
     library = tmp_path_factory.mktemp("damage") / "pristine"
-    run(library, "import", *map(str, SEEDS))
-    run(library, "tag", "1", "--add", "kept")
-    run(library, "backup")
+    invoke(library, "import", *map(str, SEEDS))
+    invoke(library, "tag", "1", "--add", "kept")
+    invoke(library, "backup")
     with sqlite3.connect(library / "library.sqlite3") as connection:
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return library
@@ -63,8 +63,11 @@ def test_every_command_says_one_line_and_nothing_is_written(library: Path, damag
     DAMAGE[damage](db)
     damaged_bytes = db.read_bytes() if db.exists() else None
     latest = sorted((library / "backups").glob("library-*.sqlite3"))[-1]
-    for command in COMMANDS:
-        result = run(library, *command, check=False)
+    # The first command is a real process (its exit status and stderr as a user meets
+    # them); the others run in this process: the same answer without an interpreter's
+    # start each (tests/cli/test_cli.py invoke).
+    for command, through in zip(COMMANDS, (run, invoke, invoke, invoke), strict=True):
+        result = through(library, *command, check=False)
         assert result.returncode == 1, (damage, command, result.stdout)
         lines = result.stderr.splitlines()
         assert len(lines) == 1, (damage, command, result.stderr)
@@ -80,27 +83,27 @@ def test_every_command_says_one_line_and_nothing_is_written(library: Path, damag
 def test_the_offered_backup_restores_the_library(library: Path, damage: str) -> None:
     db = library / "library.sqlite3"
     DAMAGE[damage](db)
-    offered = run(library, "check", check=False).stderr.split(" restore ")[-1].strip()
-    restored = run(library, "restore", offered)
+    offered = invoke(library, "check", check=False).stderr.split(" restore ")[-1].strip()
+    restored = invoke(library, "restore", offered)
     assert restored.stdout.startswith(f"restored 38 papers from {offered}")
-    assert run(library, "check").stdout == "ok: database and index agree (38 papers)\n"
-    assert run(library, "search", "tag:kept").stdout.split()[0] == "1"
+    assert invoke(library, "check").stdout == "ok: database and index agree (38 papers)\n"
+    assert invoke(library, "search", "tag:kept").stdout.split()[0] == "1"
     # The damaged file is kept aside, never deleted.
     assert bool(list(library.glob("library.sqlite3.damaged-*"))) == (damage != "deleted")
 
 
 def test_a_sound_library_is_replaced_only_with_force(library: Path, tmp_path: Path) -> None:
     backup = tmp_path / "copy.sqlite3"
-    run(library, "backup", "-o", str(backup))
-    run(library, "tag", "3", "--add", "newer")
-    refused = run(library, "restore", str(backup), check=False)
+    invoke(library, "backup", "-o", str(backup))
+    invoke(library, "tag", "3", "--add", "newer")
+    refused = invoke(library, "restore", str(backup), check=False)
     assert refused.returncode == 1
     assert refused.stderr.splitlines() == [
         f"paperdesk: the library at {library} holds 38 papers, which a restore would replace: "
         "add --force to restore copy.sqlite3 all the same (the library is backed up first)"
     ]
-    run(library, "restore", "--force", str(backup))
-    assert run(library, "search", "tag:newer", check=False).stdout == ""
+    invoke(library, "restore", "--force", str(backup))
+    assert invoke(library, "search", "tag:newer", check=False).stdout == ""
     # The library it replaced went into a backup first.
     assert list((library / "backups").glob("*-restore.sqlite3"))
 
@@ -109,12 +112,12 @@ def test_a_file_that_is_no_backup_is_refused_in_one_line(library: Path, tmp_path
     bogus = tmp_path / "bogus.sqlite3"
     with sqlite3.connect(bogus) as connection:
         connection.execute("CREATE TABLE t (x)")
-    result = run(library, "restore", str(bogus), check=False)
+    result = invoke(library, "restore", str(bogus), check=False)
     assert result.returncode == 1
     assert result.stderr == (
         f"paperdesk: {bogus}: not a sound paperdesk backup (it holds no paperdesk library)\n"
     )
-    assert run(library, "check").returncode == 0
+    assert invoke(library, "check").returncode == 0
 
 
 def test_a_new_folder_is_still_a_new_library(tmp_path: Path) -> None:
