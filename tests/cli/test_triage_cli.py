@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import ROOT, SEEDS, run
+from tests.cli.test_cli import ROOT, SEEDS, invoke, run
 from tests.conftest import CORPUS_SAMPLE
 
 
 @pytest.fixture
 def library(tmp_path: Path) -> Path:
     folder = tmp_path / "library"
-    run(folder, "import", *map(str, SEEDS))
+    invoke(folder, "import", *map(str, SEEDS))
     return folder
 
 
@@ -38,7 +38,8 @@ def triage(library: Path, keys: str, *args: str) -> subprocess.CompletedProcess[
 
 
 def statuses(library: Path) -> dict[int, str]:
-    papers = json.loads(run(library, "list", "--json", "--sort", "added").stdout)
+    # What the loop (a real process, reading its keys) left: read in this process.
+    papers = json.loads(invoke(library, "list", "--json", "--sort", "added").stdout)
     return {p["id"]: p["status"] for p in papers}
 
 
@@ -56,10 +57,10 @@ def test_the_terminal_loop_decides_rates_tags_notes_and_undoes(library: Path) ->
     assert shown[first] == "to-read"
     assert shown[second] == "discarded"
     assert shown[third] == "new"  # its maybe was undone
-    (paper,) = json.loads(run(library, "show", str(third), "--json").stdout)
+    (paper,) = json.loads(invoke(library, "show", str(third), "--json").stdout)
     assert paper["rating"] == 4 and set(paper["tags"]) == {"later", "maths"}
     assert paper["note"] == "read the appendix"
-    kept = json.loads(run(library, "shortlist", "show", "Reading", "--json").stdout)
+    kept = json.loads(invoke(library, "shortlist", "show", "Reading", "--json").stdout)
     assert [p["id"] for p in kept] == [first]
     assert "Undo Maybe" in out
     assert "2 of " in out.splitlines()[-1]
@@ -73,9 +74,9 @@ def test_keys_the_loop_does_not_know_list_the_keys_and_end_of_input_ends_it(libr
 
 def test_stats_prints_the_triage_figures_and_the_stopping_hint(library: Path) -> None:
     triage(library, "s\nx\nx\nq\n", "--order", "file")
-    text = " ".join(run(library, "stats").stdout.split())  # lines wrap at 80 columns
+    text = " ".join(invoke(library, "stats").stdout.split())  # lines wrap at 80 columns
     assert "3 of " in text and "2 discards in a row since the last keep" in text
-    figures = json.loads(run(library, "stats", "--json").stdout)["triage"]
+    figures = json.loads(invoke(library, "stats", "--json").stdout)["triage"]
     assert figures["decisions"] == 3 and figures["relevant_found"] == 1
     assert figures["discards_since_keep"] == 2
 
