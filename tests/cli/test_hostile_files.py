@@ -7,7 +7,7 @@ import json
 import os
 from pathlib import Path
 
-from tests.cli.test_cli import run
+from tests.cli.test_cli import invoke, run
 
 
 def test_a_file_name_that_is_not_utf8_imports_and_prints(tmp_path: Path) -> None:
@@ -36,18 +36,18 @@ def test_junk_named_txt_is_refused_with_a_message(tmp_path: Path) -> None:
     assert "does not look like a seed list: 300 of 300 paragraphs" in (
         result.stdout + result.stderr
     )
-    assert json.loads(run(tmp_path / "lib", "stats", "--json").stdout)["papers"] == 0
+    assert json.loads(invoke(tmp_path / "lib", "stats", "--json").stdout)["papers"] == 0
 
 
 def test_an_export_does_not_replace_a_file_without_force(tmp_path: Path) -> None:
     library = tmp_path / "lib"
     seed = Path(__file__).resolve().parents[2] / "seeds"
-    run(library, "import", str(next(seed.glob("*.txt"))))
+    invoke(library, "import", str(next(seed.glob("*.txt"))))
     target = tmp_path / "mine.bib"
     target.write_text("my bibliography", encoding="utf-8")
     result = run(library, "export", "-o", str(target), check=False)
     assert result.returncode != 0
     assert "already exists; give --force to replace it" in result.stderr
     assert target.read_text(encoding="utf-8") == "my bibliography"
-    run(library, "export", "-o", str(target), "--force")
+    invoke(library, "export", "-o", str(target), "--force")
     assert target.read_text(encoding="ascii").startswith("@inproceedings")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import ROOT, SEEDS, run
+from tests.cli.test_cli import ROOT, SEEDS, invoke
 
 PAPERDESK = f"{sys.executable} -m paperdesk"
 
@@ -45,8 +45,8 @@ def in_small_disk(script: str, size: str, workdir: Path) -> str:
 @pytest.fixture(scope="module")
 def seeds_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
     library = tmp_path_factory.mktemp("small-disk") / "library"
-    run(library, "import", *map(str, SEEDS))
-    run(library, "tag", "1", "--add", "kept")
+    invoke(library, "import", *map(str, SEEDS))  # the set-up: no interpreter's start
+    invoke(library, "tag", "1", "--add", "kept")
     return library
 
 

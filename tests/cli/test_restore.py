@@ -6,12 +6,12 @@ from pathlib import Path
 
 from paperdesk.services.runtime.desk import Desk
 from paperdesk.services.use_cases import backup, tagging
-from tests.cli.test_cli import SEEDS, run
+from tests.cli.test_cli import SEEDS, invoke, run
 
 
 def test_restore_into_a_new_folder_then_refuse_a_second_time(tmp_path: Path) -> None:
     original = tmp_path / "original"
-    run(original, "import", *map(str, SEEDS))
+    invoke(original, "import", *map(str, SEEDS))
     target = tmp_path / "backup.json"
     with Desk.open(original) as desk:
         tagging.add_tags(desk, [12], ["rnn"])
@@ -20,7 +20,7 @@ def test_restore_into_a_new_folder_then_refuse_a_second_time(tmp_path: Path) -> 
     restored = tmp_path / "restored"
     result = run(restored, "restore", str(target))
     assert result.stdout == "Restore backup backup.json (38 papers)\n"
-    assert run(restored, "search", "tag:rnn").stdout.split()[0] == "12"
+    assert invoke(restored, "search", "tag:rnn").stdout.split()[0] == "12"
 
     again = run(restored, "restore", str(target), check=False)
     assert again.returncode == 1 and again.stdout == ""
