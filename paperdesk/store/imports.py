@@ -370,9 +370,12 @@ def record_batch(connection: Connection, batch: BatchRecord, paper_ids: Sequence
     columns = {k: v for k, v in asdict(batch).items() if k != "definitions"}
     result = connection.execute(insert(batches_t).values(**columns, imported_at=now()))
     batch_id = int(result.inserted_primary_key[0])  # type: ignore[index]
-    rows = [{"batch_id": batch_id, "paper_id": p} for p in dict.fromkeys(paper_ids)]
-    if rows:
-        connection.execute(insert(batch_papers_t), rows)
+    # Straight to the driver: one row per paper, 100,000 for a large file.
+    _insert_many(
+        connection,
+        batch_papers_t,
+        [{"batch_id": batch_id, "paper_id": p} for p in dict.fromkeys(paper_ids)],
+    )
     definitions = [
         *((PREAMBLE, "", text) for text in batch.definitions.preamble),
         *((STRING, name, text) for name, text in batch.definitions.strings),
