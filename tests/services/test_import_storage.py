@@ -247,3 +247,19 @@ def test_papers_left_to_index_are_forgotten_once_the_library_changed(
     with Desk.open(desk.folder) as again:
         assert again.papers_behind() == 0
         assert len(searching.find_ids(again, "zebras").ids) == 3  # rebuilt
+
+
+def test_an_import_into_an_empty_library_looks_nothing_up_there_but_matches_its_own_entries(
+    empty_desk: Desk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def looked_up(*_args: object) -> None:
+        raise AssertionError("the empty library was searched for match keys")
+
+    monkeypatch.setattr(empty_desk._library.papers, "holders", looked_up)
+    entries = [{"title": "Deep Sets", "year": 2017}, {"title": "Deep Sets", "venue": "NeurIPS"}]
+    report = importing.import_files(empty_desk, [_jsonl(tmp_path / "list.jsonl", entries)])
+    (file,) = report.files
+    assert (file.error, file.added, file.merged) == (None, 1, 1)
+    monkeypatch.undo()
+    again = importing.import_files(empty_desk, [_jsonl(tmp_path / "again.jsonl", entries[:1])])
+    assert (again.files[0].added, again.files[0].unchanged) == (0, 1)

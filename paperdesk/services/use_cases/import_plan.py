@@ -173,7 +173,8 @@ class _Planner:
         self.library = library
         self.plan = plan
         self.its_own = its_own
-        self.matcher = Matcher(library, self._pending)
+        empty = plan.basis is not None and plan.basis.count == 0
+        self.matcher = Matcher(library, self._pending, library_empty=empty)
         # Casefolded keys in use (BibTeX compares keys without case) -> who holds them.
         self.keys_taken: dict[str, str] = {
             key.casefold(): "another paper" for key in library.papers.citation_keys_in_use()

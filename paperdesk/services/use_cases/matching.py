@@ -82,8 +82,13 @@ class Matcher:
     `add` about every record that became a new paper, with its temporary id (-1, -2...).
     """
 
-    def __init__(self, library: Library, pending: Callable[[int], PaperRecord]) -> None:
+    def __init__(
+        self, library: Library, pending: Callable[[int], PaperRecord], library_empty: bool = False
+    ) -> None:
         self._library = library
+        # An import into an empty library (its plan's basis: a paper added meanwhile makes
+        # the commit refuse the plan) has nothing to look up there.
+        self._library_empty = library_empty
         self._pending = pending  # a temporary id -> the record that became that new paper
         self._library_holders: dict[tuple[str, str], list[int]] = {}
         self._file_holders: dict[tuple[str, str], list[int]] = {}
@@ -94,6 +99,8 @@ class Matcher:
         """Look up a chunk's keys in the library at once (and what the holders say)."""
         self._library_holders.clear()
         self._known = {i: k for i, k in self._known.items() if i < 0}
+        if self._library_empty:
+            return
         for kind in KEY_KINDS:
             values = {keys[kind] for keys in chunk if kind in keys}
             if values:
