@@ -27,6 +27,7 @@ change (deletions are applied by whoosh's filter over them, evaluated here too).
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from itertools import accumulate
@@ -52,7 +53,8 @@ from whoosh.util.numeric import byte_to_length
 
 _INT_SIZE = 4  # whoosh's Positions values start with the count, an unsigned int
 #: What the decoded posting lists of one open index may hold, in bytes (estimated:
-#: 8 a posting for its id and weight, the bytes of its positions when a phrase read them).
+#: 8 a posting for its id and weight; for a phrase's words, the bytes of each posting's
+#: positions as stored and as decoded).
 CACHE_BYTES = 64 * 1024 * 1024
 
 
@@ -148,14 +150,16 @@ class PostingCache:
         self._postings: OrderedDict[tuple[str, Hashable], _Postings] = OrderedDict()
         self._lengths: dict[tuple[str, str], array[int]] = {}
 
-    def postings(self, segment: str, matcher: Any) -> _Postings:
+    def postings(self, segment: str, matcher: Any, values: bool = False) -> _Postings:
+        """A term's postings; with `values`, their raw positions kept too when the
+        list is read now (a phrase's word: see _Postings.positions)."""
         term = matcher.term()
         if term is None:  # whoosh's list of a range's documents: not one term's
             raise Unsupported("postings of no term")
         key = (segment, term)
         found = self._postings.get(key)
         if found is None:
-            found = self._postings[key] = _Postings(matcher)
+            found = self._postings[key] = _Postings(matcher, values)
         self._postings.move_to_end(key)
         return found
 
@@ -228,6 +232,8 @@ class _Evaluation:
         self._cache = cache
         self._reader = searcher.reader()
         self._segment = segment_key(self._reader)
+        #: The terms of the phrase being evaluated, whose raw positions are kept.
+        self._phrase_terms: set[Any] = set()
 
     def of(self, matcher: Any) -> _Matches:
         kind = type(matcher)
@@ -323,10 +329,16 @@ class _Evaluation:
         an ordered phrase with mindist 1); scored as the intersection is."""
         if not matcher.ordered or matcher.mindist != 1:
             raise Unsupported("an unordered span")
-        candidates = self.of(matcher.child)
         words = [_unfiltered(m) for m in matcher.ms]
         if any(type(_format_of(word)) is not Positions for word in words):
             raise Unsupported("a phrase without positions")
+        # The child is the intersection of these very matchers: its leaves, read for
+        # ids and weights, keep the raw positions the phrase reads next.
+        self._phrase_terms = {word.term() for word in words}
+        try:
+            candidates = self.of(matcher.child)
+        finally:
+            self._phrase_terms = set()
         first, *others = [
             self._cache.postings(self._segment, w).positions(w, candidates.docs) for w in words
         ]
@@ -347,7 +359,8 @@ class _Evaluation:
         return _boosted(_Matches(docs, candidates.score), matcher.boost)
 
     def _leaf(self, matcher: Any) -> _Matches:
-        postings = self._cache.postings(self._segment, matcher)
+        values = matcher.term() in self._phrase_terms
+        postings = self._cache.postings(self._segment, matcher, values)
         scorer = matcher.scorer if type(matcher) is W3LeafMatcher else matcher._scorer
         field = matcher.term()[0]
         return _Matches(postings.docs(), self._leaf_score(scorer, field, postings))
@@ -368,12 +381,17 @@ class _Evaluation:
 
 
 class _Postings:
-    """A term's whole posting list: ids and weights at once, position bytes on demand."""
+    """A term's whole posting list: ids and weights at once, positions on demand."""
 
-    def __init__(self, matcher: Any) -> None:
+    def __init__(self, matcher: Any, values: bool = False) -> None:
         self.ids: array[int] = array("i")
         self.weights: array[float] = array("f")
         self._positions: dict[int, tuple[int, ...]] = {}
+        # Each posting's raw positions (parallel to ids), when the list is read for a
+        # phrase: the blocks' values come unpickled with the ids, and reading the
+        # candidates' blocks again was most of a phrase's first run at 100,000 papers
+        # (124 ms of "language models"' 262 ms under cProfile, issue 25).
+        self._values: list[bytes] | None = [] if values and type(matcher) is W3LeafMatcher else None
         # The ids as a set and the weights by id, made once, at the first search that
         # needs them (every search made them anew: 57 ms for a prefix's 49,000 postings).
         self._docs: set[int] | None = None
@@ -387,6 +405,8 @@ class _Postings:
                 self.weights.append(matcher.weight())
                 matcher.next()
         self.size = 8 * len(self.ids)
+        if self._values is not None:  # a bytes object's header and a list slot each
+            self.size += sum(map(len, self._values)) + 41 * len(self._values)
 
     def docs(self) -> set[int]:
         """The ids as a set (shared: callers make new sets of it, never change it)."""
@@ -402,8 +422,9 @@ class _Postings:
         return self._weights
 
     def _read_blocks(self, matcher: Any) -> None:
-        """The ids and weights of every block of a W3LeafMatcher, decoded as whoosh's
-        own reads do."""
+        """The ids and weights (and the raw values, when kept) of every block of a
+        W3LeafMatcher, decoded as whoosh's own reads do."""
+        values = self._values
         matcher.reset()
         while not matcher._atend:
             if matcher._data is None:
@@ -412,6 +433,9 @@ class _Postings:
             self.ids.extend(ids if matcher._byteids else accumulate(ids))
             matcher._read_weights()
             self.weights.extend(matcher._weights)
+            if values is not None:
+                matcher._read_values()
+                values.extend(matcher._values)
             if matcher._lastblock:
                 break
             matcher._goto(matcher._nextoffset)
@@ -421,12 +445,16 @@ class _Postings:
         search's matcher of the term. Only their blocks are read and only their
         positions decoded, each once: a phrase asks for the documents holding all its
         words, and decoding a common word's every position made a phrase's first run
-        cost 4-8 times its warm one (issue 25)."""
+        cost 4-8 times its warm one (issue 25). The raw values kept when the list was
+        read need no block read at all."""
         kept = self._positions
         wanted = sorted(doc for doc in docs if doc not in kept)
         if not wanted:
             return kept
-        if type(matcher) is W3LeafMatcher:
+        if self._values is not None:
+            ids, values = self.ids, self._values
+            found = [(doc, values[bisect_left(ids, doc)]) for doc in wanted]
+        elif type(matcher) is W3LeafMatcher:
             found = _values_of(matcher, wanted)
         elif matcher._values is None:
             raise Unsupported("a term without values")
