@@ -108,7 +108,7 @@ _TOKEN = re.compile(
     | (?P<close>\})
     | (?P<tag><(?P<slash>/?)(?P<tagname>[a-zA-Z][a-zA-Z0-9]*)(?P<attrs>\s[^<>]*)?>)
     | (?P<entity>&(?:[a-zA-Z][a-zA-Z0-9]{1,31}|\#[0-9]{1,7}|\#[xX][0-9a-fA-F]{1,6});)
-    | (?P<code>(?<!`)`(?!`)[^`'\n]+`(?!`))
+    | (?P<code>(?<!`)`(?!`)[^`'\n]+(?<!\\)`(?!`))
     | (?P<typography>---?|``|''|`)
     | (?P<tilde>~)
     | (?P<delim>\*+|_+)
