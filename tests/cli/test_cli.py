@@ -102,8 +102,9 @@ def test_the_issue_session_works_verbatim(triage: Path) -> None:
 
 
 def test_human_output_fits_80_columns(triage: Path) -> None:
+    # The widths are the output's own (no terminal is asked): the same in this process.
     for args in (("list",), ("show", "12"), ("stats",), ("search", "graph")):
-        out = run(triage, *args).stdout
+        out = invoke(triage, *args).stdout
         assert max(len(line) for line in out.splitlines()) <= 80, args
 
 
@@ -114,14 +115,16 @@ def test_malformed_query_exits_2_with_one_line(triage: Path) -> None:
 
 
 def test_errors_go_to_stderr_with_non_zero_status(triage: Path) -> None:
-    for args, message in (
-        (("rate", "12", "9"), "rating must be between 0 and 5"),
-        (("status", "12", "maybe"), "unknown status"),
-        (("show", "9999"), "no paper with id 9999"),
-        (("shortlist", "add", "nope", "1"), "no shortlist named 'nope'"),
-        (("import", str(ROOT / "missing.bib")), "missing.bib"),
+    # The first as a real process (its exit status and stderr); the others' messages
+    # and codes through the same main() in this process.
+    for through, args, message in (
+        (run, ("rate", "12", "9"), "rating must be between 0 and 5"),
+        (invoke, ("status", "12", "maybe"), "unknown status"),
+        (invoke, ("show", "9999"), "no paper with id 9999"),
+        (invoke, ("shortlist", "add", "nope", "1"), "no shortlist named 'nope'"),
+        (invoke, ("import", str(ROOT / "missing.bib")), "missing.bib"),
     ):
-        result = run(triage, *args, check=False)
+        result = through(triage, *args, check=False)
         assert result.returncode == 1, args
         assert message in result.stderr, (args, result.stderr)
 
