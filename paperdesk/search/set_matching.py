@@ -53,8 +53,7 @@ from whoosh.util.numeric import byte_to_length
 
 _INT_SIZE = 4  # whoosh's Positions values start with the count, an unsigned int
 #: What the decoded posting lists of one open index may hold, in bytes (estimated:
-#: 8 a posting for its id and weight; for a phrase's words, the bytes of each posting's
-#: positions as stored and as decoded).
+#: 8 a posting for its id and weight, the bytes of its positions when a phrase read them).
 CACHE_BYTES = 64 * 1024 * 1024
 
 
@@ -388,9 +387,12 @@ class _Postings:
         self.weights: array[float] = array("f")
         self._positions: dict[int, tuple[int, ...]] = {}
         # Each posting's raw positions (parallel to ids), when the list is read for a
-        # phrase: the blocks' values come unpickled with the ids, and reading the
-        # candidates' blocks again was most of a phrase's first run at 100,000 papers
-        # (124 ms of "language models"' 262 ms under cProfile, issue 25).
+        # phrase, until the phrase has decoded its candidates': the blocks' values come
+        # unpickled with the ids, and reading the candidates' blocks again was most of
+        # a phrase's first run at 100,000 papers (124 ms of "language models"' 262 ms
+        # under cProfile, issue 25). Not kept longer: a few MB a common word, they took
+        # the cache's room from other words (typed words after the five phrases of
+        # docs/search.md: 20-29 -> 29-44 ms CPU at 100,000 papers, their lists evicted).
         self._values: list[bytes] | None = [] if values and type(matcher) is W3LeafMatcher else None
         # The ids as a set and the weights by id, made once, at the first search that
         # needs them (every search made them anew: 57 ms for a prefix's 49,000 postings).
@@ -405,8 +407,6 @@ class _Postings:
                 self.weights.append(matcher.weight())
                 matcher.next()
         self.size = 8 * len(self.ids)
-        if self._values is not None:  # a bytes object's header and a list slot each
-            self.size += sum(map(len, self._values)) + 41 * len(self._values)
 
     def docs(self) -> set[int]:
         """The ids as a set (shared: callers make new sets of it, never change it)."""
@@ -446,13 +446,14 @@ class _Postings:
         positions decoded, each once: a phrase asks for the documents holding all its
         words, and decoding a common word's every position made a phrase's first run
         cost 4-8 times its warm one (issue 25). The raw values kept when the list was
-        read need no block read at all."""
+        just read for this phrase need no block read at all; they are let go then."""
         kept = self._positions
+        values, self._values = self._values, None
         wanted = sorted(doc for doc in docs if doc not in kept)
         if not wanted:
             return kept
-        if self._values is not None:
-            ids, values = self.ids, self._values
+        if values is not None:
+            ids = self.ids
             found = [(doc, values[bisect_left(ids, doc)]) for doc in wanted]
         elif type(matcher) is W3LeafMatcher:
             found = _values_of(matcher, wanted)
