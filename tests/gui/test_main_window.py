@@ -163,6 +163,7 @@ def test_a_change_is_indexed_outside_the_window_s_process_and_searchable_at_once
     qtbot.waitUntil(window.upkeep.is_ready, timeout=60_000)
     worker = window.desk._follower._worker
     assert worker is not None and worker.pid != os.getpid()
+    window.desk._follower._ready.result(60)  # started: changes no longer made here meanwhile
 
     def not_here(*_args, **_kwargs):
         raise AssertionError("re-indexed in the window's process")

@@ -31,9 +31,12 @@ held by the caller, never under this one.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from typing import Any
 
 from paperdesk.core.changes import Changes
 from paperdesk.search.index import FullTextIndex
@@ -74,6 +77,7 @@ class IndexFollower:
         self._worker: WorkerProcess | None = None
         self._restarts = Restarts(WORKER_DEATHS)
         self._apart = False  # every update in the catch-up process (keep_apart)
+        self._ready: Future[Any] | None = None  # answered once the process can take work
         self._window = False  # an import of more than a few papers in a worker too
 
     # ------------------------------------------------------------------ readers
@@ -149,9 +153,10 @@ class IndexFollower:
     def _update(self, paper_ids: list[int], stamp: bool) -> None:
         """Re-index these papers, in the catch-up process when it takes them
         (`_worker_for`), else here; a process that died meanwhile: here, and the next
-        update apart again. `stamp`: no other paper waits."""
+        update apart again. A few papers while the process is still starting: here,
+        rather than wait a second or two for it. `stamp`: no other paper waits."""
         worker = self._worker_for(len(paper_ids))
-        if worker is not None:
+        if worker is not None and not (len(paper_ids) <= APART_PAPERS and self._starting()):
             try:
                 worker.call("update", paper_ids, stamp)
                 return
@@ -174,7 +179,15 @@ class IndexFollower:
             return self._worker_for(papers)
         if self._worker is None:
             self._worker = catch_up_process.start(database, self._index.folder)
+            with contextlib.suppress(WorkerDied):  # then the next update buries it
+                # Nothing to re-index: answered once the process has opened the library.
+                self._ready = self._worker.request("update", [], False)
         return self._worker
+
+    def _starting(self) -> bool:
+        """Whether the catch-up process has yet to answer its first request (it takes a
+        second or two to import its modules and open the library)."""
+        return self._ready is not None and not self._ready.done()
 
     def _bury(self, worker: WorkerProcess) -> None:
         """A catch-up process that died: said, counted; the next update starts another."""
