@@ -27,10 +27,9 @@ change (deletions are applied by whoosh's filter over them, evaluated here too).
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
-from itertools import accumulate
+from itertools import accumulate, compress
 from pickle import loads
 from typing import Any
 
@@ -449,19 +448,20 @@ class _Postings:
         just read for this phrase need no block read at all; they are let go then."""
         kept = self._positions
         values, self._values = self._values, None
-        wanted = sorted(doc for doc in docs if doc not in kept)
+        wanted = set(docs).difference(kept)
         if not wanted:
             return kept
-        if values is not None:
-            ids = self.ids
-            found = [(doc, values[bisect_left(ids, doc)]) for doc in wanted]
-        elif type(matcher) is W3LeafMatcher:
-            found = _values_of(matcher, wanted)
-        elif matcher._values is None:
-            raise Unsupported("a term without values")
+        found: Iterable[tuple[int, bytes]]
+        if values is None and type(matcher) is W3LeafMatcher:
+            found = _values_of(matcher, sorted(wanted))
         else:
-            chosen = set(wanted)
-            found = [(d, v) for d, v in zip(self.ids, matcher._values, strict=True) if d in chosen]
+            if values is None:
+                values = matcher._values
+                if values is None:
+                    raise Unsupported("a term without values")
+            # Chosen in C, not looked up one by one in Python (a bisection each took
+            # 70 of "neural networks"' 310 ms under cProfile at 100,000 papers).
+            found = compress(zip(self.ids, values, strict=True), map(wanted.__contains__, self.ids))
         for doc, value in found:
             places = kept[doc] = _decoded(value)
             self.size += 100 + 8 * len(places)
