@@ -54,7 +54,8 @@ INSERT_CHUNK = 2000
 #: An import of at least this many new papers, and of more than the library holds,
 #: builds the indexes of the tables it fills once its rows are in (`_bulk_writing`).
 DEFERRED_INDEXES_FROM = 4000
-#: SQLite's page cache while an import of that size writes, in KiB (the default is 2 MB).
+#: SQLite's page cache while an import of that size into a larger library writes, in
+#: KiB (the default is 2 MB).
 BULK_CACHE_KIB = 65536
 #: The tables an import fills, whose indexes `_bulk_writing` builds after the rows.
 _BULK_TABLES = (papers_t.name, state_t.name, authors_t.name)
@@ -441,43 +442,44 @@ _AUTHORS_JSON = json.JSONEncoder(ensure_ascii=False).encode
 
 @contextmanager
 def _bulk_writing(connection: Connection, adding: int) -> Iterator[None]:
-    """Inserting many new papers into SQLite: with a larger page cache and, when they
-    outnumber the papers there, the tables' secondary indexes dropped first and made
-    again after the rows (in the same transaction, so a kill or a cancel leaves them as
-    they were).
+    """Inserting many new papers into SQLite: when they outnumber the papers there, the
+    tables' secondary indexes are dropped first and made again after the rows (in the
+    same transaction, so a kill or a cancel leaves them as they were); else the rows
+    go into the indexes with a larger page cache.
 
     Row by row, each new paper went into seven indexes of the papers table at random
     places: at 100,000 papers the 2 MB cache spilled to the write-ahead log over and
     over, and the commit's CPU grew 12x for 7.5x the papers. An index made at the end
-    is one sort.
+    is one sort (there the cache made no difference, and cost 74 MB at 100,000).
     """
     if connection.dialect.name != "sqlite" or adding < DEFERRED_INDEXES_FROM:
         yield
         return
-    cache = connection.exec_driver_sql("PRAGMA cache_size").scalar()
-    connection.exec_driver_sql(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
-    try:
-        indexes: Sequence[Any] = ()
-        held = connection.scalar(select(func.count()).select_from(papers_t)) or 0
-        if adding > held:
-            # pysqlite begins its transaction at the first INSERT, UPDATE or DELETE: a
-            # DROP INDEX before it would be committed at once, and a kill or a cancel
-            # would leave the indexes gone.
-            if not connection.connection.driver_connection.in_transaction:  # type: ignore[union-attr]
-                connection.exec_driver_sql("BEGIN")
-            places = ", ".join("?" * len(_BULK_TABLES))
-            indexes = connection.exec_driver_sql(
-                "SELECT name, sql FROM sqlite_master WHERE type = 'index'"
-                f" AND sql IS NOT NULL AND tbl_name IN ({places}) ORDER BY name",
-                _BULK_TABLES,
-            ).all()
-            for name, _sql in indexes:
-                connection.exec_driver_sql(f'DROP INDEX "{name}"')
-        yield
-        for _name, sql in indexes:
-            connection.exec_driver_sql(sql)
-    finally:
-        connection.exec_driver_sql(f"PRAGMA cache_size={cache}")
+    held = connection.scalar(select(func.count()).select_from(papers_t)) or 0
+    if adding <= held:
+        cache = connection.exec_driver_sql("PRAGMA cache_size").scalar()
+        connection.exec_driver_sql(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
+        try:
+            yield
+        finally:
+            connection.exec_driver_sql(f"PRAGMA cache_size={cache}")
+        return
+    # pysqlite begins its transaction at the first INSERT, UPDATE or DELETE: a DROP
+    # INDEX before it would be committed at once, and a kill or a cancel would leave
+    # the indexes gone.
+    if not connection.connection.driver_connection.in_transaction:  # type: ignore[union-attr]
+        connection.exec_driver_sql("BEGIN")
+    places = ", ".join("?" * len(_BULK_TABLES))
+    indexes = connection.exec_driver_sql(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index'"
+        f" AND sql IS NOT NULL AND tbl_name IN ({places}) ORDER BY name",
+        _BULK_TABLES,
+    ).all()
+    for name, _sql in indexes:
+        connection.exec_driver_sql(f'DROP INDEX "{name}"')
+    yield
+    for _name, sql in indexes:
+        connection.exec_driver_sql(sql)
 
 
 def _insert_papers(

@@ -86,7 +86,7 @@ def test_a_large_import_builds_its_tables_indexes_after_the_rows_as_they_were(
     assert (again.files[0].added, again.files[0].unchanged) == (0, 3)
 
 
-def test_a_large_import_cancelled_while_writing_leaves_the_indexes_and_the_cache_as_they_were(
+def test_a_large_import_cancelled_while_writing_leaves_the_indexes_as_they_were(
     empty_desk: Desk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(store_imports, "DEFERRED_INDEXES_FROM", 3)
@@ -99,7 +99,22 @@ def test_a_large_import_cancelled_while_writing_leaves_the_indexes_and_the_cache
         importing.commit(empty_desk, plan, cancelled=lambda: next(chunks) > 0, index=False)
     assert _indexes(empty_desk) == before
     assert empty_desk._library.papers.count() == 0
-    with empty_desk._library._db.read() as connection:
+
+
+def test_a_large_import_into_a_larger_library_cancelled_leaves_the_cache_as_it_was(
+    empty_desk: Desk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_imports, "DEFERRED_INDEXES_FROM", 3)
+    monkeypatch.setattr(import_spool, "CHUNK", 2)
+    held = [{"title": f"Paper {n}"} for n in range(5)]
+    importing.import_files(empty_desk, [_jsonl(tmp_path / "held.jsonl", held)])
+    entries = [{"title": f"Another paper {n}"} for n in range(4)]
+    plan = importing.plan_file(empty_desk, _jsonl(tmp_path / "list.jsonl", entries))
+    chunks = iter(range(10))
+    with pytest.raises(Cancelled):
+        importing.commit(empty_desk, plan, cancelled=lambda: next(chunks) > 0, index=False)
+    assert empty_desk._library.papers.count() == 5
+    with empty_desk._library._db.engine.connect() as connection:
         assert connection.exec_driver_sql("PRAGMA cache_size").scalar() == -2000
 
 
