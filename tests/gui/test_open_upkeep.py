@@ -51,3 +51,15 @@ def test_a_search_typed_while_the_index_is_rebuilt_waits_for_it(qtbot, seeded_li
     assert window.upkeep.is_ready()
     assert 0 < window.model.rowCount() < everything
     assert window.errors.shown == []
+
+
+def test_a_new_empty_library_is_checked_too(qtbot, tmp_path):
+    # An empty table was painted before its (empty) listing arrived, and no paint came
+    # after it: the check never began, and the window's index updates never left its
+    # process (a benchmark waiting for the check hung for 10 minutes).
+    window = _window(qtbot, tmp_path / "new library", tmp_path)
+    with qtbot.waitSignal(window.search_applied, timeout=60_000):
+        window.show()
+    assert window.model.rowCount() == 0
+    qtbot.waitUntil(window.upkeep.is_ready, timeout=60_000)
+    assert window.errors.shown == []

@@ -59,13 +59,18 @@ class OpenUpkeep(QObject):
         self._waiting: Callable[[], None] | None = None
         window.search_applied.connect(self._on_listed)
         window.failed.connect(self._begin)
-        window.table.viewport().installEventFilter(self)
+        self._viewport = window.table.viewport()
+        self._viewport.installEventFilter(self)
 
     def opened(self) -> None:
         self._ready, self._due, self._listed = False, True, False
 
     def _on_listed(self) -> None:
         self._listed = True
+        if self._due:
+            # A paint to follow the listing: an empty table listed empty repaints
+            # nothing by itself (it was painted before), and the upkeep waited forever.
+            self._viewport.update()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if self._due and self._listed and event.type() == QEvent.Type.Paint:
