@@ -40,7 +40,7 @@ def test_deleting_a_tag_asks_first_saying_how_many_papers_carry_it(qtbot, window
     window.panes.ask = asker = ScriptedAsker(confirm=False)
     window.commands.run_sidebar_command("delete-tag", "keep")
     assert asker.asked_to_delete_label == [("tag", "keep", 3)]
-    qtbot.wait(200)
+    qtbot.waitUntil(window.runner.is_idle, timeout=WAIT_MS)  # a deletion queued has run
     assert window.desk._library.papers.get(ids[0]).tags == ("keep",)
     asker._confirm = True
     with changes(qtbot, window):
@@ -66,7 +66,7 @@ def test_deleting_the_shortlist_being_viewed_asks_then_shows_the_library(qtbot, 
         window.commands.run_sidebar_command("delete-shortlist", "Reading group")
     qtbot.waitUntil(lambda: window.sidebar.scope() == Scope(), timeout=WAIT_MS)
     qtbot.waitUntil(lambda: window.model.rowCount() == total, timeout=WAIT_MS)
-    qtbot.wait(300)
+    qtbot.waitUntil(window.runner.is_idle, timeout=WAIT_MS)  # a search queued has answered
     assert window.errors.shown == []
     assert "Searching failed" not in window.statusBar().currentMessage()
 
