@@ -219,7 +219,10 @@ def _columns(header: list[str], file_name: str, line: int) -> dict[str, int]:
         if found is not None:
             columns[field] = found
     if "title" not in columns:
-        recognised = ", ".join(f"{header[i]} ({field})" for field, i in columns.items())
+        # A header cell may hold a line break (quoted): the message stays one line.
+        recognised = ", ".join(
+            f"{' '.join(header[i].split())} ({field})" for field, i in columns.items()
+        )
         raise FormatError(
             file_name,
             f"no title column; recognised columns: {recognised or 'none'}; "

@@ -122,6 +122,14 @@ def test_no_title_column_lists_what_was_recognised() -> None:
     assert "primary title" in message
 
 
+def test_a_header_cell_with_a_line_break_keeps_the_message_on_one_line() -> None:
+    # The slow fuzz test found it: a quoted header "abstract\n" broke the message in two.
+    with pytest.raises(FormatError) as caught:
+        read_csv('"Abstract\nNote",Year\ny,2020\n', "sheet.csv")
+    assert "\n" not in str(caught.value)
+    assert "Abstract Note (abstract)" in str(caught.value)
+
+
 def test_unclosed_quote_is_reported_and_the_text_it_swallowed_skipped() -> None:
     text = 'title,abstract\nGood,fine\nBad,"never closed\n' + "x" * 200_000 + "\n"
     result = read_csv(text, "x.csv")
