@@ -288,6 +288,19 @@ def test_the_windows_undo_takes_back_the_members_own_action_not_a_newer_one_of_a
     assert window.errors.shown == []
 
 
+def cut_off(qtbot, window: MainWindow, proxy: TcpProxy) -> tuple[MainWindow, int, int]:
+    """The window with its first paper selected, then its server cut off (the banner
+    shown): the window and its first two papers."""
+    first, second = window.model.ids()[:2]
+    window.table.select_ids([first], first)
+    # Listed before the outage: the table has read its rows (painted them). Under load the
+    # first paint could come after the cut, and a row never read cannot be shown offline.
+    qtbot.waitUntil(lambda: window.model.cached(second) is not None, timeout=EVENTUALLY_MS)
+    proxy.stop()
+    qtbot.waitUntil(window.read_only_banner.isVisible, timeout=EVENTUALLY_MS)
+    return window, first, second
+
+
 # bob's first change may come before his local index exists: `_sync` warns and rebuilds it
 @pytest.mark.logs_warnings
 def test_an_unreachable_server_makes_the_window_read_only_and_loses_nothing_typed(
@@ -300,15 +313,8 @@ def test_an_unreachable_server_makes_the_window_read_only_and_loses_nothing_type
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     address = bobs_address(postgres_server, team_database, proxy.port)
-    window = team_window(qtbot, address, tmp_path)
-    first, second = window.model.ids()[:2]
-    window.table.select_ids([first], first)
-    # Listed before the outage: the table has read its rows (painted them). Under load the
-    # first paint could come after the cut, and a row never read cannot be shown offline.
-    qtbot.waitUntil(lambda: window.model.cached(second) is not None, timeout=EVENTUALLY_MS)
-    proxy.stop()
+    window, first, second = cut_off(qtbot, team_window(qtbot, address, tmp_path), proxy)
     banner = window.read_only_banner
-    qtbot.waitUntil(banner.isVisible, timeout=EVENTUALLY_MS)
     assert banner.text() == OFFLINE_TEXT and window.desk.offline
     grab(window, tmp_path / "offline.png")
     # Typed while the server is away: kept in the editor, then as the paper's draft
@@ -396,12 +402,8 @@ def test_a_save_that_fails_just_after_the_server_came_back_is_retried_on_its_nex
     # rating's first saves still failed: both stayed kept, and nothing tried again (the
     # note typed offline was never saved; seen in 2 of 7 runs of the test above).
     address = bobs_address(postgres_server, team_database, proxy.port)
-    window = team_window(qtbot, address, tmp_path)
-    first, second = window.model.ids()[:2]
-    window.table.select_ids([first], first)
-    proxy.stop()
+    window, first, second = cut_off(qtbot, team_window(qtbot, address, tmp_path), proxy)
     banner = window.read_only_banner
-    qtbot.waitUntil(banner.isVisible, timeout=EVENTUALLY_MS)
     window.detail.notes.editor.setPlainText("typed while offline")
     window.detail.notes.flush()
     papers.set_rating(window.operations, [second], 3)
